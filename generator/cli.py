@@ -1,0 +1,180 @@
+"""The `muster` command line: it parses options, calls the stages, and turns failures into one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .errors import GameInvalid, MusterError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Print-and-play kits for small war card games, from YAML game folders.\n\n"
+         "Exit codes: 0 success, 1 validation errors, 2 unreadable input or bad options.",
+)
+_state = {"debug": False}
+
+
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+    a3 = "a3"
+    tabloid = "tabloid"
+
+
+class Duplex(str, Enum):
+    long = "long"
+    short = "short"
+    fold = "fold"
+    none = "none"
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.callback()
+def _main(debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for errors.")) -> None:
+    _state["debug"] = debug
+
+
+def _games(names: list[str] | None) -> list[str | Path]:
+    from .loading import bundled_games
+
+    if names:
+        return list(names)
+    games = bundled_games()
+    if not games:
+        raise MusterError("no bundled games found")
+    return games
+
+
+def _fail(exc: MusterError) -> None:
+    if _state["debug"]:
+        raise exc
+    typer.echo(str(exc), err=True)
+    raise typer.Exit(2)
+
+
+@app.command()
+def build(
+    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
+    out: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder; each game gets a folder inside it."),
+    paper: Paper = typer.Option(Paper.a4, help="Paper size."),
+    bleed: str = typer.Option("3mm", help="Bleed around each face, with a unit (3mm, 0.125in)."),
+    duplex: Duplex = typer.Option(Duplex.long, help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts)."),
+    crop_marks: bool = typer.Option(True, "--crop-marks/--no-crop-marks", help="Crop marks outside the bleed."),
+    greyscale: bool = typer.Option(False, "--greyscale", help="Print in shades of grey (ink saver)."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
+) -> None:
+    """Build the print-and-play kit of each game into OUT/<game>/."""
+    from .documents import Options, build_game
+    from .loading import load_game
+    from .units import parse_length
+
+    try:
+        bleed_mm = parse_length(bleed)
+        if not 0 <= bleed_mm <= 10:
+            raise MusterError(f"--bleed must be between 0mm and 10mm, got {bleed}")
+    except ValueError as exc:
+        _fail(MusterError(f"--bleed: {exc}"))
+    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()))
+    failed = 0
+    try:
+        targets = _games(games)
+    except MusterError as exc:
+        _fail(exc)
+    for target in targets:
+        try:
+            game = load_game(target, options.variants)
+            built = build_game(game, out, options)
+        except GameInvalid as exc:
+            for finding in exc.findings:
+                typer.echo(str(finding), err=True)
+            typer.echo(f"{Path(target).name}: not built ({exc.message})", err=True)
+            failed = max(failed, 1)
+            continue
+        except MusterError as exc:
+            if _state["debug"]:
+                raise
+            typer.echo(str(exc), err=True)
+            failed = 2
+            continue
+        if not quiet:
+            files = ", ".join(f"{b.file} ({b.pages} pages)" for b in built)
+            typer.echo(f"{game.id}: {files} -> {out / game.id}")
+    raise typer.Exit(failed)
+
+
+@app.command()
+def validate(
+    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
+    format: Format = typer.Option(Format.text, "--format", help="text: one line per finding; json: a list of findings."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
+) -> None:
+    """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
+    from .documents import validate as check
+    from .loading import load_game
+
+    try:
+        targets = _games(games)
+    except MusterError as exc:
+        _fail(exc)
+    findings = []
+    unreadable = False
+    for target in targets:
+        try:
+            findings.extend(check(load_game(target, tuple(variant or ()))))
+        except MusterError as exc:
+            if _state["debug"]:
+                raise
+            typer.echo(str(exc), err=True)
+            unreadable = True
+    if format is Format.json:
+        typer.echo(json.dumps([f.as_dict() for f in findings], indent=2, ensure_ascii=False))
+    else:
+        for finding in findings:
+            typer.echo(str(finding))
+        errors = sum(f.severity == "error" for f in findings)
+        warnings = len(findings) - errors
+        typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
+    raise typer.Exit(2 if unreadable else 1 if any(f.severity == "error" for f in findings) else 0)
+
+
+@app.command("list")
+def list_games(
+    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
+) -> None:
+    """Show games, their decks, and each deck's declared and actual number of cards."""
+    from .loading import load_game
+
+    try:
+        targets = _games(games)
+    except MusterError as exc:
+        _fail(exc)
+    for target in targets:
+        try:
+            game = load_game(target)
+        except MusterError as exc:
+            _fail(exc)
+        typer.echo(f"{game.id}  {game.title}  ({game.players} players)")
+        for deck in game.decks.values():
+            declared = "-" if deck.size is None else str(deck.size)
+            flag = "" if deck.size in (None, deck.total) else "  MISMATCH"
+            typer.echo(f"  {deck.id:<24} declared {declared:>5}  actual {deck.total:>5}{flag}")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,117 @@
+"""The files of a kit: each document built from the stages, written atomically, listed in the manifest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .errors import Finding, GameInvalid
+from .imposition import grid, sheets
+from .layout import DeckFaces, lay_out_cards
+from .model import Game
+from .render import SheetWriter, atomic_target
+from .units import PAPERS
+from .validation import check_data
+
+
+@dataclass(frozen=True)
+class Options:
+    paper: str = "a4"
+    bleed: float = 3.0
+    duplex: str = "long"
+    crop_marks: bool = True
+    greyscale: bool = False
+    variants: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
+                "greyscale": self.greyscale, "variants": list(self.variants)}
+
+
+@dataclass
+class Built:
+    file: str
+    kind: str
+    pages: int
+    sha256: str
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "kind": self.kind, "pages": self.pages, **self.extra, "sha256": self.sha256}
+
+
+def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
+    """All findings for a game: its data, its rules, and every card laid out with its layouts."""
+    findings = check_data(game)
+    if not any(f.severity == "error" for f in findings):
+        for deck in game.decks.values():
+            findings.extend(lay_out_cards(game, deck, bleed).findings)
+    return findings
+
+
+def build_game(game: Game, out: Path, options: Options) -> list[Built]:
+    """Every document of `game` into out/<game id>/, then its manifest. Nothing is written if validation fails."""
+    findings = check_data(game)
+    if any(f.severity == "error" for f in findings):
+        raise GameInvalid(findings)
+    laid_out = {deck_id: lay_out_cards(game, deck, options.bleed) for deck_id, deck in game.decks.items()}
+    findings = [f for deck in laid_out.values() for f in deck.findings]
+    if any(f.severity == "error" for f in findings):
+        raise GameInvalid(findings)
+    folder = out / game.id
+    built = [card_sheets(game, deck_id, faces, folder, options) for deck_id, faces in laid_out.items()]
+    write_manifest(game, folder, built, options)
+    return built
+
+
+def card_sheets(game: Game, deck_id: str, deck_faces: DeckFaces, folder: Path, options: Options) -> Built:
+    deck = game.decks[deck_id]
+    layout = grid(PAPERS[options.paper], game.card_size, options.bleed, options.crop_marks,
+                  fold=options.duplex == "fold")
+    uses = Counter(deck_faces.fronts) + Counter(deck_faces.backs)
+    reused = {index for index, number in uses.items() if number > 1}
+    final = folder / f"cards-{deck.id}.pdf"
+    temporary = atomic_target(final)
+    try:
+        writer = SheetWriter(temporary, layout.paper, f"{game.title}: {deck.name}", options.greyscale)
+        for sheet in sheets(deck_faces.fronts, deck_faces.backs, layout, options.duplex):
+            writer.sheet(sheet, deck_faces.faces, reused, layout)
+        writer.save()
+        digest = sha256(temporary)
+        os.replace(temporary, final)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return Built(final.name, "cards", writer.pages, digest,
+                 {"deck": deck.id, "cards": deck.total, "per_sheet": layout.per_sheet})
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_manifest(game: Game, folder: Path, built: list[Built], options: Options) -> Path:
+    manifest = {
+        "game": game.id,
+        "title": game.title,
+        "muster": __version__,
+        "options": options.as_dict(),
+        "decks": {d.id: {"declared": d.size, "cards": d.total} for d in game.decks.values()},
+        "files": [b.as_dict() for b in built],
+    }
+    final = folder / "manifest.json"
+    temporary = atomic_target(final)
+    try:
+        temporary.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(temporary, final)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return final

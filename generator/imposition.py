@@ -1,0 +1,147 @@
+"""Placing faces on sheets: the grid of slots, bleed between neighbours, crop marks, and where backs go."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from .display import Line
+from .errors import MusterError
+
+MARGIN = 4.0        # mm from the paper's edge to the outer bleed: room for crop marks
+MARK_OFFSET = 1.0   # mm between the outer bleed and the start of a crop mark
+MARK_WIDTH = 0.2    # mm
+FOLD_CLEARANCE = 3.0  # mm between the fold line and the nearest bleed edge
+DUPLEX_MODES = ("long", "short", "fold", "none")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one face goes: its trim box (top-left x, y and size, in mm on the sheet, y downwards)
+    and how far its bleed may reach on each side before it would run into a neighbour."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+    def mirrored(self, paper: tuple[float, float], edge: str) -> "Slot":
+        """The slot behind this one after turning the sheet over on its long edge (or the fold) or short edge."""
+        if edge == "short":
+            return replace(self, y=paper[1] - self.y - self.h, top=self.bottom, bottom=self.top)
+        return replace(self, x=paper[0] - self.x - self.w, left=self.right, right=self.left)
+
+
+@dataclass(frozen=True)
+class Grid:
+    paper: tuple[float, float]
+    slots: tuple[Slot, ...]
+    marks: tuple[Line, ...]
+    fold: Line | None = None
+
+    @property
+    def per_sheet(self) -> int:
+        return len(self.slots)
+
+
+def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[int, float, float]:
+    """How many cards fit along one axis of `paper` mm, the gutter between trims, and the first trim edge."""
+    count = math.floor((paper - 2 * MARGIN - 2 * bleed + 1e-9) / card)
+    if count < 1:
+        return 0, 0.0, 0.0
+    spare = paper - 2 * MARGIN - 2 * bleed - count * card
+    gutter = min(2 * bleed, spare / (count - 1)) if count > 1 else 0.0
+    used = count * card + (count - 1) * gutter
+    return count, gutter, start + (paper - used) / 2
+
+
+def grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, crop_marks: bool = True,
+         fold: bool = False) -> Grid:
+    """The slots of one sheet. With `fold`, fronts fill the left half of a landscape sheet."""
+    width, height = (max(paper), min(paper)) if fold else paper
+    area_width = (width / 2 - FOLD_CLEARANCE + MARGIN) if fold else width
+    cols, gutter_x, first_x = _axis(area_width, card[0], bleed)
+    rows, gutter_y, first_y = _axis(height, card[1], bleed)
+    if fold:
+        first_x = width / 2 - FOLD_CLEARANCE - bleed - (cols * card[0] + (cols - 1) * gutter_x)
+    if cols < 1 or rows < 1:
+        raise MusterError(
+            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed does not fit on "
+            f"{width:g} x {height:g} mm paper{' folded in half' if fold else ''}")
+    slots = []
+    for row in range(rows):
+        for col in range(cols):
+            slots.append(Slot(
+                x=first_x + col * (card[0] + gutter_x), y=first_y + row * (card[1] + gutter_y), w=card[0], h=card[1],
+                left=bleed if col == 0 else gutter_x / 2, right=bleed if col == cols - 1 else gutter_x / 2,
+                top=bleed if row == 0 else gutter_y / 2, bottom=bleed if row == rows - 1 else gutter_y / 2,
+            ))
+    marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed) if crop_marks else ()
+    if fold:
+        marks += tuple(replace(m, x1=width - m.x1, x2=width - m.x2) for m in marks)
+    fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
+    return Grid((width, height), tuple(slots), marks, fold_line)
+
+
+def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> tuple[Line, ...]:
+    """Short lines in the margin on the extension of every trim edge, outside the bleed and within `area`."""
+    left = min(s.x for s in slots) - bleed
+    right = max(s.x + s.w for s in slots) + bleed
+    top = min(s.y for s in slots) - bleed
+    bottom = max(s.y + s.h for s in slots) + bleed
+    xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
+    ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
+    marks = []
+    reach_top, reach_bottom = top - MARK_OFFSET, area[1] - bottom - MARK_OFFSET
+    reach_left, reach_right = left - MARK_OFFSET, area[0] - right - MARK_OFFSET
+    for x in xs:
+        if reach_top > 1:
+            marks.append(Line(x, top - MARK_OFFSET - min(reach_top - 0.5, 5), x, top - MARK_OFFSET, "#000000", MARK_WIDTH))
+        if reach_bottom > 1:
+            marks.append(Line(x, bottom + MARK_OFFSET, x, bottom + MARK_OFFSET + min(reach_bottom - 0.5, 5), "#000000", MARK_WIDTH))
+    for y in ys:
+        if reach_left > 1:
+            marks.append(Line(left - MARK_OFFSET - min(reach_left - 0.5, 5), y, left - MARK_OFFSET, y, "#000000", MARK_WIDTH))
+        if reach_right > 1:
+            marks.append(Line(right + MARK_OFFSET, y, right + MARK_OFFSET + min(reach_right - 0.5, 5), y, "#000000", MARK_WIDTH))
+    return tuple(marks)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One page: which face (by index into the document's faces) goes in which slot."""
+
+    side: str  # "front", "back" or "both" (fold)
+    placements: tuple[tuple[Slot, int], ...]
+
+
+def sheets(fronts: list[int], backs: list[int], layout: Grid, duplex: str):
+    """Pages in print order. `fronts[i]` and `backs[i]` are the faces of the i-th card copy.
+
+    long/short: front page k is followed by its back page, each back behind its front.
+    fold: each page carries fronts on the left half and their backs mirrored across the fold.
+    none: all front pages, then all back pages, unmirrored.
+    """
+    if duplex not in DUPLEX_MODES:
+        raise MusterError(f"duplex must be one of {', '.join(DUPLEX_MODES)}, got {duplex!r}")
+    per = layout.per_sheet
+    chunks = [range(i, min(i + per, len(fronts))) for i in range(0, len(fronts), per)]
+    edge = "short" if duplex == "short" else "long"
+    if duplex == "none":
+        for chunk in chunks:
+            yield Sheet("front", tuple((layout.slots[j], fronts[i]) for j, i in enumerate(chunk)))
+        for chunk in chunks:
+            yield Sheet("back", tuple((layout.slots[j], backs[i]) for j, i in enumerate(chunk)))
+        return
+    for chunk in chunks:
+        front = tuple((layout.slots[j], fronts[i]) for j, i in enumerate(chunk))
+        back = tuple((layout.slots[j].mirrored(layout.paper, edge), backs[i]) for j, i in enumerate(chunk))
+        if duplex == "fold":
+            yield Sheet("both", front + back)
+        else:
+            yield Sheet("front", front)
+            yield Sheet("back", back)

@@ -1,0 +1,390 @@
+"""Layouts: YAML whose strings are Jinja, evaluated per card in the sandbox into a display list."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from . import fonts, sandbox, typeset
+from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from .errors import Finding, Location, MusterError
+from .model import Card, Deck, Game
+from .resources import confined, layouts_dir
+from .sourcemap import Map, Seq, load_yaml
+from .units import PT_PER_MM, parse_length
+
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
+
+COMMON = {"kind": "choice", "when": "condition"}
+FIELDS: dict[str, dict[str, str]] = {
+    "box": {"x": "length", "y": "length", "w": "length", "h": "length", "fill": "colour", "stroke": "colour",
+            "stroke_width": "length", "radius": "length", "bleed": "bool"},
+    "line": {"x1": "length", "y1": "length", "x2": "length", "y2": "length", "stroke": "colour",
+             "width": "length", "dash": "text"},
+    "circle": {"cx": "length", "cy": "length", "r": "length", "fill": "colour", "stroke": "colour",
+               "stroke_width": "length"},
+    "polygon": {"points": "text", "fill": "colour", "stroke": "colour", "stroke_width": "length"},
+    "text": {"x": "length", "y": "length", "w": "length", "h": "length", "text": "text", "font": "font",
+             "size": "number", "min_size": "number", "colour": "colour", "align": "align"},
+    "paragraph": {"x": "length", "y": "length", "w": "length", "h": "length", "text": "text", "font": "font",
+                  "size": "number", "min_size": "number", "leading": "number", "colour": "colour",
+                  "align": "align", "valign": "valign"},
+    "image": {"x": "length", "y": "length", "w": "length", "h": "length", "src": "text"},
+}
+REQUIRED = {
+    "box": ("x", "y", "w", "h"), "line": ("x1", "y1", "x2", "y2"), "circle": ("cx", "cy", "r"),
+    "polygon": ("points",), "text": ("x", "y", "w", "h", "text"), "paragraph": ("x", "y", "w", "h", "text"),
+    "image": ("x", "y", "w", "h", "src"),
+}
+DEFAULTS = {"font": "text", "size": 9, "colour": "#000000", "align": "left", "valign": "top", "leading": 1.2,
+            "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False}
+
+
+class LayoutError(MusterError):
+    """A layout that cannot be read, or a value that cannot be evaluated for a card."""
+
+
+@dataclass(frozen=True)
+class Value:
+    raw: Any
+    where: Location
+
+
+@dataclass(frozen=True)
+class Element:
+    kind: str
+    fields: dict[str, Value]
+    where: Location
+
+
+@dataclass(frozen=True)
+class Layout:
+    path: Path
+    elements: tuple[Element, ...]
+
+
+def find_layout(game: Game, name: str) -> Path:
+    """A layout named by a deck: the game's own folder first, then the bundled layouts."""
+    own = confined(game.root, name)
+    if own.is_file():
+        return own
+    bundled = confined(layouts_dir(), name)
+    if bundled.is_file():
+        return bundled
+    raise MusterError(f"layout '{name}' is neither in {game.root.name}/ nor in the bundled layouts/")
+
+
+@lru_cache(maxsize=128)
+def read_layout(path: Path) -> Layout:
+    data = load_yaml(path)
+    if not isinstance(data, Map) or not isinstance(data.get("elements"), Seq):
+        raise LayoutError("expected a mapping with a list under 'elements'", Location(path, 1, 1))
+    unknown = [k for k in data if k not in ("elements", "description")]
+    if unknown:
+        raise LayoutError(f"unknown key '{unknown[0]}' (expected elements, description)", data.key_where[unknown[0]])
+    elements = []
+    for index, raw in enumerate(data["elements"]):
+        where = data["elements"].item_where[index]
+        if not isinstance(raw, Map):
+            raise LayoutError(f"elements[{index}]: expected a mapping", where)
+        kind = raw.get("kind")
+        if kind not in FIELDS:
+            raise LayoutError(f"elements[{index}].kind: expected one of {', '.join(FIELDS)}, got {kind!r}", at(raw, "kind"))
+        allowed = {**COMMON, **FIELDS[kind]}
+        for key in raw:
+            if key not in allowed:
+                hint = difflib.get_close_matches(str(key), list(allowed), n=1)
+                raise LayoutError(
+                    f"elements[{index}]: unknown key '{key}' for a {kind}" + (f" (did you mean '{hint[0]}'?)" if hint else ""),
+                    raw.key_where[key])
+        for key in REQUIRED[kind]:
+            if key not in raw:
+                raise LayoutError(f"elements[{index}]: a {kind} needs '{key}'", where)
+        fields = {key: Value(raw[key], raw.value_where[key]) for key in raw if key != "kind"}
+        elements.append(Element(kind, fields, where))
+    return Layout(path, tuple(elements))
+
+
+def at(data: Map, key) -> Location:
+    return data.value_where.get(key, data.where)
+
+
+def card_context(game: Game, deck: Deck, card: Card, bleed: float) -> dict:
+    """Plain data for templates: no model objects, no paths."""
+    values = {name: list(v) if isinstance(v, tuple) else v for name, v in card.traits.items()}
+    return {
+        "card": {**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed},
+        "deck": {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)},
+        "game": {"id": game.id, "title": game.title, "players": game.players},
+        "constants": dict(game.constants),
+        "colours": dict(game.colours),
+        "vocab": {name: {code: {"code": code, "name": t.name, "short": t.short, "icon": t.icon, **dict(t.extra)}
+                         for code, t in v.terms.items()} for name, v in game.vocabularies.items()},
+        "face": {"w": game.card_size[0], "h": game.card_size[1], "bleed": bleed},
+    }
+
+
+class Evaluator:
+    """Evaluates one layout for one game; one instance serves every card of a deck."""
+
+    def __init__(self, game: Game, layout: Layout, bleed: float, size: tuple[float, float] | None = None):
+        self.game = game
+        self.layout = layout
+        self.bleed = bleed
+        self.size = size or game.card_size
+        self.icons = dict(game.icons)
+
+    def face(self, context: dict, problems: list[str]) -> Face:
+        items = []
+        for element in self.layout.elements:
+            try:
+                if "when" in element.fields and not self._condition(element.fields["when"], context):
+                    continue
+                keys = [k for k in FIELDS[element.kind] if k in element.fields or k in DEFAULTS]
+                values = {k: self._value(k, element, context) for k in keys}
+                items.extend(getattr(self, "_" + element.kind)(values, element, problems))
+            except LayoutError:
+                raise
+            except (sandbox.TemplateError, sandbox.SecurityError, ValueError, TypeError, ArithmeticError) as exc:
+                raise LayoutError(f"{_short(exc)}", self._failed_where(element, exc)) from None
+        return Face(self.size[0], self.size[1], tuple(items))
+
+    def _failed_where(self, element: Element, exc) -> Location:
+        field = getattr(exc, "field", None)
+        return element.fields[field].where if field in element.fields else element.where
+
+    def _condition(self, value: Value, context: dict) -> bool:
+        if isinstance(value.raw, bool):
+            return value.raw
+        try:
+            return bool(_expression(str(value.raw))(**context))
+        except Exception as exc:  # any template failure is the layout author's to fix
+            raise LayoutError(f"when: {_short(exc)}", value.where) from None
+
+    def _value(self, key: str, element: Element, context: dict):
+        value = element.fields.get(key)
+        raw = value.raw if value else DEFAULTS.get(key)
+        try:
+            if sandbox.is_template(raw):
+                raw = sandbox.render(raw, context)
+            return self._coerce(FIELDS[element.kind][key], raw, context)
+        except (ValueError, TypeError) as exc:
+            exc.field = key
+            raise
+        except Exception as exc:
+            raise LayoutError(f"{key}: {_short(exc)}", value.where if value else element.where) from None
+
+    def _coerce(self, kind: str, raw, context: dict):
+        if kind == "length":
+            return parse_length(raw, bare_unit="mm")
+        if kind == "number":
+            return float(raw)
+        if kind == "bool":
+            return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("true", "yes", "1")
+        if kind == "colour":
+            return self.colour(raw)
+        if kind == "font":
+            if not fonts.known(str(raw)):
+                raise ValueError(f"unknown font '{raw}' (bundled: {', '.join(fonts.font_book().files)})")
+            return str(raw)
+        if kind == "align":
+            if raw not in ("left", "center", "right", "justify"):
+                raise ValueError(f"align: expected left, center, right or justify, got {raw!r}")
+            return raw
+        if kind == "valign":
+            if raw not in ("top", "middle", "bottom"):
+                raise ValueError(f"valign: expected top, middle or bottom, got {raw!r}")
+            return raw
+        return "" if raw is None else str(raw)
+
+    def colour(self, raw) -> str | None:
+        text = "" if raw is None else str(raw).strip()
+        if text in ("", "none"):
+            return None
+        if _COLOUR.match(text):
+            return text.lower()
+        if text in self.game.colours:
+            return self.game.colours[text]
+        if text in BASIC_COLOURS:
+            return BASIC_COLOURS[text]
+        raise ValueError(f"unknown colour {text!r}: use #rrggbb, none, or a name of the game's colours")
+
+    def _box(self, v: dict, element: Element, problems: list[str]):
+        x, y, w, h = v["x"], v["y"], v["w"], v["h"]
+        if v.get("bleed"):
+            width, height, b = self.size[0], self.size[1], self.bleed
+            if x <= 1e-6:
+                x, w = x - b, w + b
+            if x + w >= width - 1e-6:
+                w += b
+            if y <= 1e-6:
+                y, h = y - b, h + b
+            if y + h >= height - 1e-6:
+                h += b
+        return [Rect(x, y, w, h, v.get("fill"), v.get("stroke"), v["stroke_width"], v["radius"])]
+
+    def _line(self, v: dict, element: Element, problems: list[str]):
+        dash = tuple(float(d) for d in v.get("dash", "").split()) if v.get("dash") else ()
+        return [Line(v["x1"], v["y1"], v["x2"], v["y2"], v.get("stroke") or "#000000", v["width"], dash)]
+
+    def _circle(self, v: dict, element: Element, problems: list[str]):
+        return [Ellipse(v["cx"], v["cy"], v["r"], v["r"], v.get("fill"), v.get("stroke"), v["stroke_width"])]
+
+    def _polygon(self, v: dict, element: Element, problems: list[str]):
+        numbers = [parse_length(n, bare_unit="mm") for n in re.split(r"[\s,]+", v["points"].strip()) if n]
+        if len(numbers) < 6 or len(numbers) % 2:
+            raise ValueError("points: expected at least three x y pairs")
+        points = tuple(zip(numbers[0::2], numbers[1::2]))
+        return [Polygon(points, v.get("fill"), v.get("stroke"), v["stroke_width"])]
+
+    def _image(self, v: dict, element: Element, problems: list[str]):
+        try:
+            path = confined(self.game.root, v["src"])
+            if not path.is_file():
+                path = confined(layouts_dir(), v["src"])
+        except MusterError as exc:
+            raise LayoutError(f"src: {exc.message}", element.fields["src"].where) from None
+        if not path.is_file():
+            raise LayoutError(f"src: no image '{v['src']}' in the game folder or the bundled layouts", element.fields["src"].where)
+        return [Picture(path, v["x"], v["y"], v["w"], v["h"])]
+
+    def _text(self, v: dict, element: Element, problems: list[str]):
+        parts = self._spans(v, element)
+        size = v["size"]
+        fitted = typeset.fit_line(typeset.words(parts), v["w"], size, v.get("min_size", size))
+        if fitted is None:
+            problems.append(f"text {v['text']!r} does not fit on one line of {v['w']:.1f} mm at "
+                            f"{v.get('min_size', size):g} pt ({self._where(element)})")
+            return []
+        line = fitted.lines[0]
+        font = parts[0].font if parts else v["font"]
+        baseline = v["y"] + v["h"] / 2 + fonts.cap_height(font) * fitted.size / PT_PER_MM / 2
+        return self._place(line, fitted.size, v["x"], v["w"], baseline, v["align"])
+
+    def _paragraph(self, v: dict, element: Element, problems: list[str]):
+        parts = self._spans(v, element)
+        size = v["size"]
+        min_size = v.get("min_size", size)
+        fitted = typeset.fit_block(typeset.words(parts), v["w"], v["h"], size, min_size, v["leading"])
+        if fitted is None:
+            problems.append(f"paragraph {v['text'][:40]!r} does not fit in {v['w']:.1f} x {v['h']:.1f} mm at "
+                            f"{min_size:g} pt ({self._where(element)})")
+            return []
+        line_height = fitted.size * v["leading"] / PT_PER_MM
+        block = line_height * len(fitted.lines)
+        top = v["y"] + {"top": 0, "middle": (v["h"] - block) / 2, "bottom": v["h"] - block}[v["valign"]]
+        font = parts[0].font if parts else v["font"]
+        first = (line_height + fonts.cap_height(font) * fitted.size / PT_PER_MM) / 2
+        items = []
+        for number, line in enumerate(fitted.lines):
+            items.extend(self._place(line, fitted.size, v["x"], v["w"], top + first + number * line_height, v["align"],
+                                     justify=number < len(fitted.lines) - 1))
+        return items
+
+    def _spans(self, v: dict, element: Element):
+        missing = typeset.unknown_icons(v["text"], self.icons)
+        if missing:
+            raise LayoutError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(self.icons) or 'none'})",
+                              element.fields["text"].where)
+        return typeset.spans(v["text"], v["font"], v["colour"], self.icons)
+
+    def _place(self, line, size: float, x: float, w: float, baseline: float, align: str, justify: bool = False):
+        """Runs for one line: pieces of one font and colour joined by plain spaces become one run."""
+        natural = typeset.line_width(line, size) / PT_PER_MM
+        extra = 0.0
+        if align == "center":
+            x += (w - natural) / 2
+        elif align == "right":
+            x += w - natural
+        elif align == "justify" and justify and len(line) > 1:
+            extra = (w - natural) / (len(line) - 1)
+        runs: list[list] = []  # [x, text, font, colour]
+        cursor = x
+        joinable = False
+        for index, word in enumerate(line):
+            for number, piece in enumerate(word):
+                last = runs[-1] if runs else None
+                if last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or joinable):
+                    last[1] += piece.text if number > 0 else " " + piece.text
+                else:
+                    runs.append([cursor, piece.text, piece.font, piece.colour])
+                cursor += piece.width * size / PT_PER_MM
+            if index < len(line) - 1:
+                cursor += typeset.space_width(word) * size / PT_PER_MM + extra
+            joinable = extra == 0.0
+        return [Run(round(rx, 3), round(baseline, 3), text, font, size, colour) for rx, text, font, colour in runs]
+
+    def _where(self, element: Element) -> str:
+        return str(element.where)
+
+
+@lru_cache(maxsize=1024)
+def _expression(source: str):
+    return sandbox.environment().compile_expression(source)
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text
+
+
+@dataclass
+class DeckFaces:
+    """A deck laid out: its distinct faces, and for every copy of every card the index of its front and back."""
+
+    faces: list[Face]
+    fronts: list[int]
+    backs: list[int]
+    findings: list[Finding]
+
+
+def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
+    """Every card of `deck` laid out once (copies share the result); identical faces are stored once."""
+    result = DeckFaces([], [], [], [])
+    index: dict[Face, int] = {}
+    evaluators = {}
+    for which in ("face", "back"):
+        name = deck.face if which == "face" else deck.back
+        try:
+            if not name:
+                raise MusterError(f"deck '{deck.id}' has no {which} layout", deck.where)
+            evaluators[which] = Evaluator(game, read_layout(find_layout(game, name)), bleed)
+        except MusterError as exc:
+            result.findings.append(Finding("error", exc.where or deck.where, f"decks.{deck.id}.{which}", exc.message))
+    if len(evaluators) < 2:
+        return result
+    for card in deck.cards:
+        context = card_context(game, deck, card, bleed)
+        drawn = []
+        for which, evaluator in evaluators.items():
+            problems: list[str] = []
+            try:
+                face = evaluator.face(context, problems)
+            except LayoutError as exc:
+                result.findings.append(Finding("error", exc.where, f"decks.{deck.id}.{which}",
+                                               f"{exc.message} (drawing the {which} of '{card.title}', {card.where})"))
+                return result
+            result.findings.extend(Finding("error", card.where, f"cards[{card.index}]", f"'{card.title}': {p}")
+                                   for p in problems)
+            result.findings.extend(_glyph_findings(card, face))
+            drawn.append(index.setdefault(face, len(index)))
+        result.fronts.extend([drawn[0]] * card.count)
+        result.backs.extend([drawn[1]] * card.count)
+    result.faces = list(index)
+    return result
+
+
+def _glyph_findings(card: Card, face: Face) -> list[Finding]:
+    findings = []
+    for item in face.items:
+        if isinstance(item, Run):
+            missing = fonts.missing_glyphs(item.text, item.font)
+            if missing:
+                findings.append(Finding("warning", card.where, f"cards[{card.index}]",
+                                        f"'{card.title}': font '{item.font}' has no glyph for {', '.join(repr(c) for c in missing)}"))
+    return findings

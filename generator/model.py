@@ -1,0 +1,154 @@
+"""The game as plain frozen objects: what the loader produces and every later stage reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import Finding, Location
+
+TRAIT_KINDS = ("text", "integer", "number", "boolean", "code", "codes", "year_from")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One code of a vocabulary: `E` -> East Front."""
+
+    code: str
+    name: str
+    short: str
+    icon: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    name: str
+    terms: Mapping[str, Term]
+    aliases: Mapping[str, tuple[str, ...]]
+
+    def expand(self, code: str) -> tuple[str, ...] | None:
+        """The codes a code or alias stands for; None when it is neither."""
+        if code in self.terms:
+            return (code,)
+        return self.aliases.get(code)
+
+    @property
+    def single_letters(self) -> bool:
+        return all(len(code) == 1 for code in self.terms)
+
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    kind: str
+    label: str
+    vocabulary: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    also: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Card:
+    title: str
+    id: str
+    count: int
+    traits: Mapping[str, Any]
+    where: Location
+    field_where: Mapping[str, Location]
+    index: int
+    designed: bool = False
+    note: str = ""
+    invalid: frozenset[str] = frozenset()  # traits given with a value the loader could not accept
+
+    def has(self, name: str) -> bool:
+        """Whether the card gives the trait at all, even with a value that failed to parse."""
+        return self.value(name) is not None or name in self.invalid
+
+    def value(self, name: str, default=None):
+        if name == "title":
+            return self.title
+        if name == "designed":
+            return self.designed
+        if name == "id":
+            return self.id
+        return self.traits.get(name, default)
+
+    def located(self, name: str) -> Location:
+        return self.field_where.get(name, self.where)
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    name: str
+    files: tuple[Path, ...]
+    size: int | None
+    face: str | None
+    back: str | None
+    style: Mapping[str, Any]
+    cards: tuple[Card, ...]
+    where: Location
+
+    @property
+    def total(self) -> int:
+        return sum(card.count for card in self.cards)
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str  # require | forbid | max_copies | total | count
+    name: str
+    params: Mapping[str, Any]
+    when: Mapping[str, tuple]
+    decks: tuple[str, ...]
+    message: str
+    where: Location
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    enabled: bool
+    when: Mapping[str, tuple]
+    patch: Mapping[str, Any]
+    where: Location
+
+
+@dataclass(frozen=True)
+class Icon:
+    name: str
+    glyph: str | None
+    font: str
+    colour: str | None
+    image: Path | None
+
+
+@dataclass(frozen=True)
+class Game:
+    root: Path
+    id: str
+    title: str
+    summary: str
+    players: str
+    card_size: tuple[float, float]
+    colours: Mapping[str, str]
+    icons: Mapping[str, Icon]
+    constants: Mapping[str, Any]
+    vocabularies: Mapping[str, Vocabulary]
+    traits: Mapping[str, Trait]
+    decks: Mapping[str, Deck]
+    rules: tuple[Rule, ...]
+    variants: Mapping[str, Variant]
+    where: Location
+    findings: tuple[Finding, ...] = ()
+
+
+def frozen(mapping: Mapping) -> Mapping:
+    """A read-only view, so that no stage can change what the loader made."""
+    return MappingProxyType(dict(mapping))

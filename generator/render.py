@@ -1,0 +1,148 @@
+"""Drawing display lists and sheets with reportlab: the only module that speaks PDF."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable
+
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from . import fonts
+from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from .imposition import Grid, Sheet
+from .units import PT_PER_MM
+
+K = PT_PER_MM
+
+
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    value = int(hex_colour[1:], 16)
+    return ((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255
+
+
+class Painter:
+    """Draws display-list items on a canvas whose origin is a face's trim bottom-left, y upwards, in points."""
+
+    def __init__(self, canvas: Canvas, greyscale: bool = False):
+        self.canvas = canvas
+        self.greyscale = greyscale
+        self.images: dict[Path, ImageReader] = {}
+
+    def colour(self, hex_colour: str):
+        r, g, b = _rgb(hex_colour)
+        if self.greyscale:
+            r = g = b = 0.299 * r + 0.587 * g + 0.114 * b
+        return r, g, b
+
+    def paint(self, items: Iterable, height: float) -> None:
+        c = self.canvas
+        for item in items:
+            if isinstance(item, Run):
+                c.setFillColorRGB(*self.colour(item.colour))
+                c.setFont(fonts.face(item.font).fontName, item.size)
+                c.drawString(item.x * K, (height - item.y) * K, item.text)
+            elif isinstance(item, Rect):
+                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+                if fill or stroke:
+                    x, y, w, h = item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K
+                    if item.radius > 0:
+                        c.roundRect(x, y, w, h, item.radius * K, stroke=stroke, fill=fill)
+                    else:
+                        c.rect(x, y, w, h, stroke=stroke, fill=fill)
+            elif isinstance(item, Line):
+                c.setStrokeColorRGB(*self.colour(item.stroke))
+                c.setLineWidth(item.width * K)
+                c.setDash([d * K for d in item.dash] if item.dash else [])
+                c.line(item.x1 * K, (height - item.y1) * K, item.x2 * K, (height - item.y2) * K)
+                if item.dash:
+                    c.setDash([])
+            elif isinstance(item, Ellipse):
+                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+                if fill or stroke:
+                    c.ellipse((item.cx - item.rx) * K, (height - item.cy - item.ry) * K, (item.cx + item.rx) * K,
+                              (height - item.cy + item.ry) * K, stroke=stroke, fill=fill)
+            elif isinstance(item, Polygon):
+                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+                if fill or stroke:
+                    path = c.beginPath()
+                    path.moveTo(item.points[0][0] * K, (height - item.points[0][1]) * K)
+                    for px, py in item.points[1:]:
+                        path.lineTo(px * K, (height - py) * K)
+                    path.close()
+                    c.drawPath(path, stroke=stroke, fill=fill)
+            elif isinstance(item, Picture):
+                reader = self.images.get(item.path)
+                if reader is None:
+                    reader = self.images[item.path] = ImageReader(str(item.path))
+                c.drawImage(reader, item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K,
+                            mask="auto", preserveAspectRatio=True, anchor="c")
+
+    def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
+        if fill:
+            self.canvas.setFillColorRGB(*self.colour(fill))
+        if stroke:
+            self.canvas.setStrokeColorRGB(*self.colour(stroke))
+            self.canvas.setLineWidth(width * K)
+        return int(bool(fill)), int(bool(stroke))
+
+
+class SheetWriter:
+    """Writes sheets of faces into one PDF; a face used more than once is drawn once as a form XObject."""
+
+    def __init__(self, path: Path, paper: tuple[float, float], title: str, greyscale: bool = False):
+        # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
+        initial = fonts.face("text").fontName
+        self.canvas = Canvas(str(path), pagesize=(paper[0] * K, paper[1] * K), invariant=1, pageCompression=1,
+                             initialFontName=initial)
+        self.canvas.setTitle(title)
+        self.canvas.setCreator("Muster")
+        self.painter = Painter(self.canvas, greyscale)
+        self.paper = paper
+        self.forms: dict[int, str] = {}
+        self.pages = 0
+
+    def sheet(self, sheet: Sheet, faces: list[Face], reused: set[int], layout: Grid) -> None:
+        c = self.canvas
+        for slot, index in sheet.placements:
+            face = faces[index]
+            c.saveState()
+            path = c.beginPath()
+            path.rect((slot.x - slot.left) * K, (self.paper[1] - slot.y - slot.h - slot.bottom) * K,
+                      (slot.w + slot.left + slot.right) * K, (slot.h + slot.top + slot.bottom) * K)
+            c.clipPath(path, stroke=0, fill=0)
+            c.translate(slot.x * K, (self.paper[1] - slot.y - slot.h) * K)
+            if index in reused:
+                c.doForm(self._form(index, face))
+            else:
+                self.painter.paint(face.items, face.height)
+            c.restoreState()
+        self.painter.paint(layout.marks, self.paper[1])
+        if layout.fold is not None:
+            self.painter.paint((layout.fold,), self.paper[1])
+        c.showPage()
+        self.pages += 1
+
+    def _form(self, index: int, face: Face) -> str:
+        name = self.forms.get(index)
+        if name is None:
+            name = self.forms[index] = f"face{index}"
+            c = self.canvas
+            reach = 50.0  # mm: the form's box; clipping at placement decides what shows
+            c.beginForm(name, -reach * K, -reach * K, (face.width + reach) * K, (face.height + reach) * K)
+            self.painter.paint(face.items, face.height)
+            c.endForm()
+        return name
+
+    def save(self) -> None:
+        self.canvas.save()
+
+
+def atomic_target(final: Path) -> Path:
+    """A temporary file beside `final`, to be renamed over it once complete."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    os.close(handle)
+    return Path(name)

@@ -1,0 +1,42 @@
+"""Where the bundled games, layouts and fonts are, and the rule that keeps every path inside its folder."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import MusterError
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def _bundle_root() -> Path:
+    installed = _PACKAGE / "bundled"
+    return installed if installed.is_dir() else _PACKAGE.parent
+
+
+def bundled_games_dir() -> Path:
+    return _bundle_root() / "decks"
+
+
+def layouts_dir() -> Path:
+    return _bundle_root() / "layouts"
+
+
+def fonts_dir() -> Path:
+    return _bundle_root() / "fonts"
+
+
+def confined(root: Path, name: str) -> Path:
+    """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise MusterError(f"expected a file name, got {name!r}")
+    candidate = Path(name)
+    if candidate.is_absolute():
+        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/")
+    base = root.resolve()
+    resolved = (base / candidate).resolve()
+    if resolved != base and base not in resolved.parents:
+        raise MusterError(f"'{name}' leads outside {root.name}/")
+    return resolved

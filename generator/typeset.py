@@ -1,0 +1,155 @@
+"""Text markup, line breaking and shrink-to-fit. Sizes are in points, positions in millimetres."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import fonts
+from .model import Icon
+from .units import MM_PER
+
+PT = MM_PER["pt"]
+STEP = 0.25  # points: the granularity of shrinking
+
+_MARKUP = re.compile(r"(\*\*|\*|\[\[[A-Za-z0-9_-]+\]\]|\n)")
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    font: str
+    colour: str
+
+
+def spans(text: str, font: str, colour: str, icons: dict[str, Icon]) -> list[Span]:
+    """`text` with **bold**, *italic* and [[icon]] markup as spans of one font and colour each."""
+    family = fonts.font_book().family_of(font)
+    role = next((r for r, member in family.items() if member == font), "regular")
+    bold, italic = "bold" in role, "italic" in role
+    result: list[Span] = []
+    for token in _MARKUP.split(text):
+        if not token:
+            continue
+        if token == "**":
+            bold = not bold
+        elif token == "*":
+            italic = not italic
+        elif token.startswith("[[") and token[2:-2] in icons:
+            icon = icons[token[2:-2]]
+            result.append(Span(icon.glyph or "", icon.font, icon.colour or colour))
+        else:
+            face = family["bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"]
+            result.append(Span(token, face, colour))
+    return result
+
+
+def unknown_icons(text: str, icons: dict[str, Icon]) -> list[str]:
+    return [t[2:-2] for t in _MARKUP.findall(text) if t.startswith("[[") and t[2:-2] not in icons]
+
+
+@dataclass(frozen=True)
+class Piece:
+    text: str
+    font: str
+    colour: str
+    width: float  # at 1 pt, in points
+
+
+Word = tuple[Piece, ...]
+NEWLINE: Word = ()
+
+
+def words(parts: list[Span]) -> list[Word]:
+    """Spans cut into words (runs without spaces, possibly in several fonts); NEWLINE marks a forced break."""
+    result: list[Word] = []
+    current: list[Piece] = []
+
+    def close():
+        if current:
+            result.append(tuple(current))
+            current.clear()
+
+    for span in parts:
+        for chunk in re.split(r"( +|\n)", span.text):
+            if chunk == "\n":
+                close()
+                result.append(NEWLINE)
+            elif chunk.startswith(" ") or chunk == "":
+                if chunk:
+                    close()
+            else:
+                current.append(Piece(chunk, span.font, span.colour, fonts.unit_width(chunk, span.font)))
+    close()
+    return result
+
+
+def space_width(word: Word) -> float:
+    return fonts.unit_width(" ", word[-1].font)
+
+
+def break_lines(items: list[Word], width_pt: float, size: float) -> list[list[Word]] | None:
+    """Greedy line breaking at `size`; None when a single word is wider than the line."""
+    lines: list[list[Word]] = [[]]
+    used = 0.0
+    for word in items:
+        if word is NEWLINE:
+            lines.append([])
+            used = 0.0
+            continue
+        width = sum(p.width for p in word) * size
+        if width > width_pt + 1e-6:
+            return None
+        if lines[-1]:
+            gap = space_width(lines[-1][-1]) * size
+            if used + gap + width <= width_pt + 1e-6:
+                lines[-1].append(word)
+                used += gap + width
+                continue
+            lines.append([])
+        lines[-1].append(word)
+        used = width
+    return lines
+
+
+def line_width(line: list[Word], size: float) -> float:
+    if not line:
+        return 0.0
+    return (sum(p.width for w in line for p in w) + sum(space_width(w) for w in line[:-1])) * size
+
+
+def sizes(size: float, min_size: float):
+    """Font sizes from `size` down to `min_size` in STEP decrements."""
+    current = size
+    while current >= min_size - 1e-9:
+        yield round(current, 2)
+        current -= STEP
+
+
+@dataclass(frozen=True)
+class Fitted:
+    size: float
+    lines: list[list[Word]]
+
+
+def fit_block(items: list[Word], width: float, height: float, size: float, min_size: float, leading: float) -> Fitted | None:
+    """The largest size (<= size, >= min_size) at which the words fill at most `height` mm; None if none does."""
+    width_pt = width / PT
+    for candidate in sizes(size, min_size):
+        lines = break_lines(items, width_pt, candidate)
+        if lines is not None and len(lines) * candidate * leading * PT <= height + 1e-6:
+            return Fitted(candidate, lines)
+    return None
+
+
+def fit_line(items: list[Word], width: float, size: float, min_size: float) -> Fitted | None:
+    """The largest size at which the words stand on one line within `width` mm."""
+    line = [w for w in items if w is not NEWLINE]
+    natural = line_width(line, 1.0)
+    if natural == 0:
+        return Fitted(size, [line])
+    best = min(size, width / PT / natural)
+    for candidate in sizes(size, min_size):
+        if candidate <= best + 1e-9:
+            return Fitted(candidate, [line])
+    return None

@@ -1,0 +1,57 @@
+"""Lengths with units, and the named paper and card sizes. Inside Muster every length is in millimetres."""
+
+from __future__ import annotations
+
+import re
+
+MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
+PT_PER_MM = 72 / 25.4
+
+PAPERS = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "a3": (297.0, 420.0),
+    "tabloid": (279.4, 431.8),
+    "a5": (148.0, 210.0),
+}
+
+CARD_SIZES = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "mini": (44.0, 68.0),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+}
+
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*$")
+_SIZE = re.compile(r"^\s*(\S+?)\s*[x×]\s*(\S+)\s*$")
+
+
+def parse_length(value, *, bare_unit: str | None = None) -> float:
+    """Millimetres from '63mm', '2.5in', '9pt'; a bare number is taken in `bare_unit` when one is allowed."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a length such as 3mm, got {value!r}")
+    if isinstance(value, (int, float)):
+        if bare_unit is None:
+            raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {value!r}")
+        return float(value) * MM_PER[bare_unit]
+    match = _LENGTH.match(str(value))
+    if not match:
+        raise ValueError(f"expected a length such as 3mm or 0.125in, got {value!r}")
+    unit = match.group(2) or bare_unit
+    if unit is None:
+        raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {value!r}")
+    return float(match.group(1)) * MM_PER[unit]
+
+
+def parse_size(value, named: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """(width, height) in mm from a name of `named` or 'W x H' with units."""
+    if isinstance(value, str) and value.strip().lower() in named:
+        return named[value.strip().lower()]
+    match = _SIZE.match(str(value))
+    if not match:
+        raise ValueError(f"expected one of {', '.join(named)} or a size such as '63mm x 88mm', got {value!r}")
+    width, height = parse_length(match.group(1)), parse_length(match.group(2))
+    if width <= 0 or height <= 0:
+        raise ValueError(f"a size must be positive, got {value!r}")
+    return width, height
