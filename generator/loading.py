@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
@@ -29,7 +30,9 @@ _YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
 
 
 def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "card"
+    """A file- and URL-safe id: 'Admiral Dönitz' -> 'admiral-donitz'."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "card"
 
 
 class Reader:
@@ -362,6 +365,7 @@ def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: di
             style=frozen(style),
             cards=tuple(cards),
             where=raw.key_where[deck_id],
+            size_where=at(body, "size"),
         )
     return result
 

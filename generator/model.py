@@ -93,6 +93,7 @@ class Deck:
     style: Mapping[str, Any]
     cards: tuple[Card, ...]
     where: Location
+    size_where: Location | None = None
 
     @property
     def total(self) -> int:

@@ -24,7 +24,7 @@ def _deck_findings(deck: Deck) -> list[Finding]:
     findings = []
     if deck.size is not None and deck.total != deck.size:
         findings.append(Finding(
-            "error", deck.where, f"decks.{deck.id}.size",
+            "error", deck.size_where or deck.where, f"decks.{deck.id}.size",
             f"deck '{deck.id}' declares {deck.size} cards, its cards add up to {deck.total}",
         ))
     seen: dict[str, Card] = {}

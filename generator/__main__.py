@@ -1,0 +1,5 @@
+"""`python -m generator` runs the muster command line."""
+
+from .cli import main
+
+main()

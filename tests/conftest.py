@@ -1,0 +1,83 @@
+"""Shared fixtures: tiny games written to tmp_path, and helpers to read rendered PDFs."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+GAME_YAML = """\
+muster: 1
+title: Tiny War
+card: {size: poker}
+colours: {dark: "#222222"}
+icons:
+  star: {glyph: "★", font: text-bold}
+vocabularies:
+  card_type:
+    L: {name: Leader, icon: star}
+    U: Unit
+  front:
+    values:
+      E: East Front
+      W: West Front
+    aliases:
+      A: [E, W]
+traits:
+  type:   {kind: code, vocabulary: card_type}
+  force:  {kind: integer, min: 0, max: 9}
+  fronts: {kind: codes, vocabulary: front}
+  year:   {kind: year_from, min: 1939, max: 1945}
+  text:   {kind: text}
+decks:
+  reds:
+    name: Red deck
+    file: reds.yaml
+    size: 3
+    face: face.yaml
+    back: back.yaml
+    style: {side: Red}
+rules:
+  - name: typed
+    require: [type, force]
+"""
+
+REDS_YAML = """\
+cards:
+  - {title: Alpha, type: L, force: 2, fronts: A}
+  - {title: Bravo, type: U, force: 3, fronts: E, count: 2}
+"""
+
+FACE_YAML = """\
+elements:
+  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: "#f4f0e6", bleed: true}
+  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: "{{ card.title }}", font: display-bold, size: 16, min_size: 8, align: center}
+  - {kind: text, x: 4, y: 40, w: 55, h: 12, text: "{{ card.force }}", font: display-bold, size: 30, align: center}
+"""
+
+BACK_YAML = """\
+elements:
+  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: dark, bleed: true}
+  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: "back of {{ card.title }}", size: 12, align: center, colour: white}
+"""
+
+
+@pytest.fixture
+def make_game(tmp_path):
+    """Writes a small game folder; `files` overrides or adds files by name. Returns the folder."""
+
+    def make(files: dict[str, str] | None = None, name: str = "tiny") -> Path:
+        folder = tmp_path / name
+        folder.mkdir(parents=True, exist_ok=True)
+        contents = {"game.yaml": GAME_YAML, "reds.yaml": REDS_YAML, "face.yaml": FACE_YAML, "back.yaml": BACK_YAML}
+        contents.update(files or {})
+        for file_name, text in contents.items():
+            path = folder / file_name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return folder
+
+    return make

@@ -1,0 +1,72 @@
+"""Layouts: templates evaluated per card in the sandbox, text fitted, errors located."""
+
+from __future__ import annotations
+
+from generator.display import Run
+from generator.documents import validate
+from generator.layout import lay_out_cards
+from generator.loading import load_game
+from generator.units import PT_PER_MM
+from generator import fonts
+
+
+def runs(folder):
+    game = load_game(folder)
+    laid = lay_out_cards(game, game.decks["reds"], 3.0)
+    return laid, [i for face in laid.faces for i in face.items if isinstance(i, Run)]
+
+
+def test_copies_share_one_face_and_identical_backs_are_stored_once(make_game):
+    folder = make_game({"back.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: dark, bleed: true}\n"})
+    laid, _ = runs(folder)
+    assert laid.fronts[1] == laid.fronts[2] != laid.fronts[0]
+    assert len(set(laid.backs)) == 1 and len(laid.faces) == 3
+
+
+def test_bleed_box_reaches_into_the_bleed_only_where_it_touches_the_trim(make_game):
+    laid, _ = runs(make_game())
+    background = laid.faces[0].items[0]
+    assert (background.x, background.y, background.w, background.h) == (-3, -3, 69, 94)
+
+
+def test_title_shrinks_to_fit_one_line(make_game):
+    long_title = "The Extraordinarily Long Operation Title"
+    folder = make_game({"reds.yaml": f"cards:\n  - {{title: {long_title}, type: L, force: 2}}\n  - {{title: B, type: U, force: 3, count: 2}}\n"})
+    _, items = runs(folder)
+    title = next(r for r in items if r.text == long_title)
+    assert 8 <= title.size < 16
+    width = fonts.unit_width(title.text, title.font) * title.size / PT_PER_MM
+    assert title.x >= 4 - 1e-6 and title.x + width <= 4 + 55 + 1e-6
+
+
+def test_text_that_cannot_fit_is_a_finding_naming_the_card(make_game):
+    folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, text: " + "word " * 200 + "}\n  - {title: B, type: U, force: 3, count: 2}\n",
+                        "face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: '{{ card.text }}', size: 9, min_size: 6}\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.title }}'}\n"})
+    found = [str(f) for f in validate(load_game(folder))]
+    assert any("'Alpha': paragraph 'word word" in m and "does not fit in 55.0 x 20.0 mm at 6 pt" in m
+               and f"{folder / 'reds.yaml'}:2:5" in m for m in found), found
+
+
+def test_template_error_names_layout_line_and_card(make_game):
+    folder = make_game({"face.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88}\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n"})
+    found = [str(f) for f in validate(load_game(folder))]
+    assert len(found) == 1
+    assert found[0].startswith(f"{folder / 'face.yaml'}:3:")
+    assert "'dict object' has no attribute 'titel'" in found[0] and "drawing the face of 'Alpha'" in found[0]
+
+
+def test_sandbox_refuses_python_internals(make_game):
+    folder = make_game({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{{ card.__class__.__mro__ }}\"}\n"})
+    found = [str(f) for f in validate(load_game(folder))]
+    assert len(found) == 1 and "face.yaml:2:" in found[0]
+
+
+def test_condition_and_icon_markup(make_game):
+    folder = make_game({"face.yaml": (
+        "elements:\n"
+        "  - {kind: text, when: \"card.type == 'L'\", x: 4, y: 4, w: 55, h: 10, text: '[[star]] {{ card.title }}', font: text}\n")})
+    laid, items = runs(folder)
+    star = [r for r in items if r.text == "★"]
+    assert len(star) == 1 and star[0].font == "text-bold"
+    fronts = [i for index in sorted(set(laid.fronts)) for i in laid.faces[index].items]
+    assert [r.text for r in fronts if r.font == "text"] == ["Alpha"]

@@ -1,0 +1,90 @@
+"""The loader: values parsed by kind, every problem a finding with file, line, column and field."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.errors import MusterError
+from generator.loading import load_game
+from generator.validation import check_data
+
+
+def messages(folder) -> list[str]:
+    return [str(f) for f in check_data(load_game(folder))]
+
+
+def column(line: str, text: str) -> int:
+    return line.index(text) + 1
+
+
+def test_tiny_game_loads_with_parsed_values(make_game):
+    game = load_game(make_game())
+    cards = game.decks["reds"].cards
+    assert [c.title for c in cards] == ["Alpha", "Bravo"]
+    assert cards[0].traits["fronts"] == ("E", "W")  # the alias A expanded
+    assert cards[1].count == 2 and game.decks["reds"].total == 3
+    assert messages(make_game()) == []
+
+
+def test_wrong_type_names_file_line_column_and_field(make_game):
+    line = "  - {title: Alpha, type: L, force: two, fronts: A}"
+    folder = make_game({"reds.yaml": f"cards:\n{line}\n  - {{title: Bravo, type: U, force: 3, fronts: E, count: 2}}\n"})
+    assert messages(folder) == [
+        f"{folder / 'reds.yaml'}:2:{column(line, 'two')}: error: cards[0].force: expected an integer, got 'two'",
+    ]
+
+
+def test_unknown_code_lists_the_allowed_ones(make_game):
+    line = "  - {title: Alpha, type: L, force: 2, fronts: EX}"
+    folder = make_game({"reds.yaml": f"cards:\n{line}\n  - {{title: Bravo, type: U, force: 3, fronts: E, count: 2}}\n"})
+    assert messages(folder) == [
+        f"{folder / 'reds.yaml'}:2:{column(line, 'EX')}: error: cards[0].fronts: unknown fronts 'X'; expected codes of E, W, A",
+    ]
+
+
+def test_unknown_key_gets_a_did_you_mean_hint(make_game):
+    line = "  - {title: Alpha, type: L, forse: 2, fronts: A}"
+    folder = make_game({"reds.yaml": f"cards:\n{line}\n  - {{title: Bravo, type: U, force: 3, fronts: E, count: 2}}\n"})
+    found = messages(folder)
+    assert f"{folder / 'reds.yaml'}:2:{column(line, 'forse')}: error: cards[0].forse: unknown key 'forse' (did you mean 'force'?)" in found
+
+
+def test_duplicate_key_is_an_error_not_a_silent_overwrite(make_game):
+    folder = make_game({"reds.yaml": "cards:\n  - title: Alpha\n    type: L\n    force: 2\n    force: 3\n"})
+    found = messages(folder)
+    assert f"{folder / 'reds.yaml'}:5:5: error: duplicate key 'force' (first at line 4)" in found
+
+
+def test_year_from_accepts_plus_and_checks_range(make_game):
+    folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, fronts: A, year: 1944+}\n  - {title: Bravo, type: U, force: 3, fronts: E, count: 2, year: 1950+}\n"})
+    game = load_game(folder)
+    assert game.decks["reds"].cards[0].traits["year"] == 1944
+    assert any("cards[1].year: 1950 is outside 1939..1945" in m for m in messages(folder))
+
+
+def test_yaml_syntax_error_is_fatal_with_line(make_game):
+    folder = make_game({"game.yaml": "muster: 1\ntitle: [oops\n"})
+    with pytest.raises(MusterError) as caught:
+        load_game(folder)
+    assert str(caught.value).startswith(f"{folder / 'game.yaml'}:")
+    assert "YAML syntax" in str(caught.value)
+
+
+def test_paths_outside_the_game_folder_are_refused(make_game, tmp_path):
+    (tmp_path / "elsewhere.yaml").write_text("cards: []\n")
+    folder = make_game()
+    text = (folder / "game.yaml").read_text().replace("file: reds.yaml", "file: ../elsewhere.yaml")
+    (folder / "game.yaml").write_text(text)
+    assert any("'../elsewhere.yaml' leads outside tiny/" in m for m in messages(folder))
+
+
+def test_variant_patches_matching_cards_without_the_trait(make_game):
+    folder = make_game()
+    text = (folder / "game.yaml").read_text() + (
+        "variants:\n  late_leaders:\n    description: Leaders arrive late.\n    when: {type: [L]}\n    patch: {year: 1942}\n")
+    (folder / "game.yaml").write_text(text)
+    assert "year" not in load_game(folder).decks["reds"].cards[0].traits
+    patched = load_game(folder, variants=["late_leaders"]).decks["reds"].cards
+    assert patched[0].traits["year"] == 1942 and "year" not in patched[1].traits
+    with pytest.raises(MusterError, match="no variant 'late_leader'.*did you mean 'late_leaders'"):
+        load_game(folder, variants=["late_leader"])

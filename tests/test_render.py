@@ -1,0 +1,129 @@
+"""Rendered card sheets, opened and measured: page sizes, titles, fonts, back registration, determinism."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from generator.documents import Options, build_game
+from generator.loading import load_game
+from generator.imposition import grid
+from generator.units import CARD_SIZES, PAPERS, PT_PER_MM
+
+from pdfcheck import char_boxes, page_text
+
+
+def build(folder, out, **options):
+    build_game(load_game(folder), out, Options(**options))
+    return out / folder.name / "cards-reds.pdf"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_page_size_and_count(make_game, tmp_path, paper):
+    pdf = build(make_game(), tmp_path / "out", paper=paper)
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 2  # one front sheet, one back sheet
+    box = reader.pages[0].mediabox
+    assert math.isclose(float(box.width), PAPERS[paper][0] * PT_PER_MM, abs_tol=0.01)
+    assert math.isclose(float(box.height), PAPERS[paper][1] * PT_PER_MM, abs_tol=0.01)
+
+
+def test_every_title_once_per_copy(make_game, tmp_path):
+    pdf = build(make_game(), tmp_path / "out")
+    front = page_text(pdf, 0)
+    assert front.count("Alpha") == 1 and front.count("Bravo") == 2
+
+
+def test_only_bundled_fonts_embedded_as_subsets(make_game, tmp_path):
+    pdf = build(make_game(), tmp_path / "out")
+    names = set()
+    for page in PdfReader(pdf).pages:
+        fonts = page["/Resources"]["/Font"]
+        for ref in fonts.values():
+            font = ref.get_object()
+            descriptor = font["/FontDescriptor"].get_object()
+            assert "/FontFile2" in descriptor, font["/BaseFont"]  # TrueType program embedded
+            names.add(str(font["/BaseFont"]).split("+", 1)[1])
+            assert "+" in str(font["/BaseFont"])  # a subset
+    assert names <= {"RobotoCondensed-Bold", "RobotoCondensed-Regular", "DejaVuSansCondensed",
+                     "DejaVuSansCondensed-Bold", "DejaVuSansCondensed-Oblique", "DejaVuSansCondensed-BoldOblique"}
+    assert "RobotoCondensed-Bold" in names
+
+
+def marked(fill: str) -> str:
+    """A layout with a capital I centred in a box near the top: a glyph symmetric both ways, so the centre of
+    its outline is the centre of the box on fronts and backs alike."""
+    return (
+        "elements:\n"
+        f"  - {{kind: box, x: 0, y: 0, w: 63, h: 88, fill: '{fill}', bleed: true}}\n"
+        "  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: I, font: text-bold, size: 20, align: center}\n"
+        "  - {kind: text, x: 4, y: 40, w: 55, h: 10, text: '{{ card.title | lower }}', size: 10, align: center}\n"
+    )
+
+
+@pytest.mark.parametrize("edge", ["long", "short"])
+def test_each_back_lands_behind_its_front(make_game, tmp_path, edge):
+    """Every mark, front and back, must sit at the same offset from the spot behind which the other lies.
+
+    The front's marks are measured against the slots of the grid; the back's against the same slots turned over
+    (x mirrored for the long edge, y for the short). Glyph outlines are not quite centred in their box, so the
+    offset is not zero, but it must be one and the same for every mark of both pages.
+    """
+    pdf = build(make_game({"face.yaml": marked("#ffffff"), "back.yaml": marked("#dddddd")}), tmp_path / "out", duplex=edge)
+    width, height = PAPERS["a4"]
+    slots = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots[:3]
+    residuals = []
+    for page, spots in ((0, [(s.x + 31.5, s.y + 9) for s in slots]),
+                        (1, [(s.x + 31.5, s.y + 9) if edge == "long" else (s.x + 31.5, s.y + 88 - 9) for s in slots])):
+        found = sorted(((l + r) / 2 / PT_PER_MM, height - (b + t) / 2 / PT_PER_MM) for l, b, r, t in char_boxes(pdf, page, "I"))
+        if page == 1:  # seen through the sheet from the front
+            found = sorted((width - x, y) if edge == "long" else (x, height - y) for x, y in found)
+            spots = sorted(spots)
+        assert len(found) == 3
+        for (x, y), (sx, sy) in zip(found, sorted(spots)):
+            residuals.append((x - sx if page == 0 or edge == "short" else sx - x, y - sy if page == 0 or edge == "long" else sy - y))
+    xs, ys = [r[0] for r in residuals], [r[1] for r in residuals]
+    assert max(xs) - min(xs) < 0.05 and max(ys) - min(ys) < 0.05, residuals
+    assert abs(xs[0]) < 0.5 and abs(ys[0]) < 0.5  # and the offset itself is small: the mark is where the layout put it
+
+
+def test_fold_puts_fronts_and_backs_on_one_landscape_sheet(make_game, tmp_path):
+    pdf = build(make_game(), tmp_path / "out", duplex="fold")
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert float(box.width) > float(box.height)
+    width = float(box.width)
+    for title in ("Alpha", "Bravo"):
+        fronts = char_boxes(pdf, 0, title)
+        backs = char_boxes(pdf, 0, f"back of {title}")
+        for (l, b, r, t), (bl, bb, br, bt) in zip(sorted(fronts), sorted(backs, reverse=True)):
+            assert (l + r) / 2 < width / 2 < (bl + br) / 2
+            assert abs((l + r) / 2 - (width - (bl + br) / 2)) < 0.5
+
+
+def test_identical_faces_are_drawn_once_as_forms(make_game, tmp_path):
+    pdf = build(make_game(), tmp_path / "out")
+    forms = set()
+    for page in PdfReader(pdf).pages:
+        for name, ref in page["/Resources"].get("/XObject", {}).items():
+            if ref.get_object()["/Subtype"] == "/Form":
+                forms.add(name)
+    assert len(forms) == 2  # Bravo's face (two copies) and the shared back pattern of Bravo's two copies
+
+
+def test_two_builds_are_byte_identical(make_game, tmp_path):
+    folder = make_game()
+    first = build(folder, tmp_path / "one").read_bytes()
+    second = build(folder, tmp_path / "two").read_bytes()
+    assert first == second
+
+
+def test_no_crop_marks_option_removes_the_marks(make_game, tmp_path):
+    folder = make_game()
+    with_marks = build(folder, tmp_path / "a").stat().st_size
+    without = build(folder, tmp_path / "b", crop_marks=False).stat().st_size
+    assert without < with_marks

@@ -1,0 +1,80 @@
+"""The validator: built-in checks and the game's own rules, all findings of a run together."""
+
+from __future__ import annotations
+
+from generator.loading import load_game
+from generator.validation import check_data
+
+RULES = """\
+rules:
+  - name: typed
+    require: [type, force]
+  - name: leaders-have-no-year
+    forbid: [year]
+    when: {type: L}
+  - name: single-leader
+    max_copies: 1
+    when: {type: [L]}
+  - name: force-total
+    total: {trait: force, equals: 8}
+  - name: two-units
+    count: {min: "{{ constants.units }}"}
+    when: {type: [U]}
+"""
+
+
+def game_with(make_game, cards: str, rules: str = RULES):
+    text = make_game()  # writes defaults, then we replace parts
+    game_yaml = (text / "game.yaml").read_text().split("rules:")[0] + "constants: {units: 2}\n" + rules
+    return make_game({"game.yaml": game_yaml, "reds.yaml": cards})
+
+
+def findings(folder) -> list[str]:
+    return [f.message for f in check_data(load_game(folder))]
+
+
+def test_all_rules_pass_on_consistent_data(make_game):
+    folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: B, type: U, force: 3, count: 2}\n")
+    assert findings(folder) == []
+
+
+def test_declared_size_against_sum_of_counts(make_game):
+    folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: B, type: U, force: 3, count: 3}\n")
+    assert "deck 'reds' declares 3 cards, its cards add up to 4" in findings(folder)
+
+
+def test_each_rule_kind_reports_by_name(make_game):
+    folder = game_with(make_game, (
+        "cards:\n"
+        "  - {title: A, type: L, force: 2, year: 1941, count: 2}\n"
+        "  - {title: B, type: L}\n"
+    ))
+    found = findings(folder)
+    assert "[typed] 'B' in deck 'reds' lacks force" in found
+    assert "[leaders-have-no-year] 'A' in deck 'reds' must not have year" in found
+    assert "[single-leader] 'A' has 2 copies in deck 'reds'; at most 1 allowed" in found
+    assert "[force-total] the total force of deck(s) reds is 4, expected 8" in found
+    assert "[two-units] the number of matching cards in deck(s) reds is 0, expected at least 2" in found
+
+
+def test_duplicate_titles_in_a_deck(make_game):
+    folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: a, type: U, force: 3, count: 2}\n", rules="")
+    assert "title 'a' appears twice in deck 'reds' (first at line 2)" in findings(folder)
+
+
+def test_unknown_rule_kind_and_trait_are_reported(make_game):
+    folder = game_with(make_game, REDS_OK, rules="rules:\n  - {require: [strength]}\n  - {demand: [force]}\n")
+    found = findings(folder)
+    assert "unknown trait(s): strength" in found
+    assert any(m.startswith("unknown key 'demand'") for m in found)
+
+
+REDS_OK = "cards:\n  - {title: A, type: L, force: 2}\n  - {title: B, type: U, force: 3, count: 2}\n"
+
+
+def test_bundled_europe_validates_clean():
+    game = load_game("europe-1939")
+    assert check_data(game) == []
+    assert game.decks["germans"].total == 56 and game.decks["allies"].total == 60
+    speer = next(c for c in game.decks["germans"].cards if c.title == "Speer")
+    assert speer.traits["fronts"] == () and "Production Phase" in speer.traits["text"]
