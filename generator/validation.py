@@ -47,8 +47,9 @@ def _selected(rule: Rule, decks: list[Deck]):
                 yield deck, card
 
 
-def _say(rule: Rule, default: str) -> str:
-    return f"[{rule.name}] {rule.message or default}"
+def _say(rule: Rule, detail: str) -> str:
+    """The finding's text: the rule's name, its own message if it has one, and what was found."""
+    return f"[{rule.name}] {rule.message} ({detail})" if rule.message else f"[{rule.name}] {detail}"
 
 
 def _require(rule: Rule, decks: list[Deck]) -> list[Finding]:
