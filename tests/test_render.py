@@ -127,3 +127,27 @@ def test_no_crop_marks_option_removes_the_marks(make_game, tmp_path):
     with_marks = build(folder, tmp_path / "a").stat().st_size
     without = build(folder, tmp_path / "b", crop_marks=False).stat().st_size
     assert without < with_marks
+
+
+def test_bundled_europe_prints_every_title_once(tmp_path):
+    from pypdf import PdfReader as Reader
+
+    game = load_game("europe-1939")
+    build_game(game, tmp_path, Options())
+    for deck in game.decks.values():
+        pdf = tmp_path / "europe-1939" / f"cards-{deck.id}.pdf"
+        pages = len(Reader(pdf).pages)
+        lines = [line.strip() for page in range(0, pages, 2) for line in page_text(pdf, page).splitlines()]
+        for card in deck.cards:
+            assert lines.count(card.title) == card.count, card.title
+
+
+def test_image_element_draws_the_file_once_per_document(make_game, tmp_path):
+    from PIL import Image
+
+    folder = make_game({"face.yaml": "elements:\n  - {kind: image, x: 4, y: 4, w: 20, h: 20, src: art/flag.png}\n"
+                                     "  - {kind: text, x: 4, y: 30, w: 55, h: 10, text: '{{ card.title }}'}\n"})
+    (folder / "art").mkdir()
+    Image.new("RGB", (64, 48), (200, 30, 30)).save(folder / "art" / "flag.png")
+    pdf = build(folder, tmp_path / "out")
+    assert pdf.read_bytes().count(b"/Subtype /Image") == 1  # three cards, one image object
