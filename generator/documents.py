@@ -64,30 +64,45 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
     folder = out / game.id
-    built = [card_sheets(game, deck_id, faces, folder, options) for deck_id, faces in laid_out.items()]
+    built = [card_sheets(game, [deck_id], laid_out, folder / f"cards-{deck_id}.pdf", "cards", options)
+             for deck_id, deck in game.decks.items() if deck.component == "cards"]
+    tokens = [deck_id for deck_id, deck in game.decks.items() if deck.component == "tokens"]
+    if tokens:
+        built.append(card_sheets(game, tokens, laid_out, folder / "tokens.pdf", "tokens", options))
     write_manifest(game, folder, built, options)
     return built
 
 
-def card_sheets(game: Game, deck_id: str, deck_faces: DeckFaces, folder: Path, options: Options) -> Built:
-    deck = game.decks[deck_id]
-    layout = grid(PAPERS[options.paper], game.card_size, options.bleed, options.crop_marks,
-                  fold=options.duplex == "fold")
-    uses = Counter(deck_faces.fronts) + Counter(deck_faces.backs)
-    reused = {index for index, number in uses.items() if number > 1}
-    final = folder / f"cards-{deck.id}.pdf"
+def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces], final: Path, kind: str,
+                options: Options) -> Built:
+    """One PDF holding the sheets of the given decks, one deck after the other, fronts and their backs."""
     temporary = atomic_target(final)
     try:
-        writer = SheetWriter(temporary, layout.paper, f"{game.title}: {deck.name}", options.greyscale)
-        for sheet in sheets(deck_faces.fronts, deck_faces.backs, layout, options.duplex):
-            writer.sheet(sheet, deck_faces.faces, reused, layout)
+        writer = SheetWriter(temporary, paper_for(options), f"{game.title}: {kind}", options.greyscale)
+        per_sheet = {}
+        for deck_id in deck_ids:
+            deck, faces = game.decks[deck_id], laid_out[deck_id]
+            layout = grid(PAPERS[options.paper], deck.face_size, options.bleed, options.crop_marks,
+                          fold=options.duplex == "fold", packing=deck.packing, shape=deck.shape)
+            per_sheet[deck_id] = layout.per_sheet
+            uses = Counter(faces.fronts) + Counter(faces.backs)
+            writer.start_section({index for index, number in uses.items() if number > 1})
+            for sheet in sheets(faces.fronts, faces.backs, layout, options.duplex):
+                writer.sheet(sheet, faces.faces, layout)
         writer.save()
         digest = sha256(temporary)
         os.replace(temporary, final)
     finally:
         temporary.unlink(missing_ok=True)
-    return Built(final.name, "cards", writer.pages, digest,
-                 {"deck": deck.id, "cards": deck.total, "per_sheet": layout.per_sheet})
+    counts = {deck_id: game.decks[deck_id].total for deck_id in deck_ids}
+    extra = ({"deck": deck_ids[0], "cards": counts[deck_ids[0]], "per_sheet": per_sheet[deck_ids[0]]}
+             if kind == "cards" else {"decks": counts, "per_sheet": per_sheet})
+    return Built(final.name, kind, writer.pages, digest, extra)
+
+
+def paper_for(options: Options) -> tuple[float, float]:
+    width, height = PAPERS[options.paper]
+    return (max(width, height), min(width, height)) if options.duplex == "fold" else (width, height)
 
 
 def sha256(path: Path) -> str:

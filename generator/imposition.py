@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from .display import Line
+from .display import Ellipse, Line, Rect
 from .errors import MusterError
 
 MARGIN = 4.0        # mm from the paper's edge to the outer bleed: room for crop marks
@@ -36,12 +36,25 @@ class Slot:
         return replace(self, x=paper[0] - self.x - self.w, left=self.right, right=self.left)
 
 
+CUT_COLOUR = "#9a9a9a"
+CUT_WIDTH = 0.15  # mm
+
+
 @dataclass(frozen=True)
 class Grid:
     paper: tuple[float, float]
     slots: tuple[Slot, ...]
     marks: tuple[Line, ...]
     fold: Line | None = None
+    cut: str | None = None  # "outline" (edge-to-edge counters: shared cut lines) or "circle" (round counters)
+
+    def cut_guides(self, slots) -> list:
+        """Thin cut lines drawn over the placed faces, for packings whose faces have no bleed to cut in."""
+        if self.cut == "outline":
+            return [Rect(s.x, s.y, s.w, s.h, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
+        if self.cut == "circle":
+            return [Ellipse(s.x + s.w / 2, s.y + s.h / 2, s.w / 2, s.h / 2, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
+        return []
 
     @property
     def per_sheet(self) -> int:
@@ -60,8 +73,14 @@ def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[
 
 
 def grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, crop_marks: bool = True,
-         fold: bool = False) -> Grid:
-    """The slots of one sheet. With `fold`, fronts fill the left half of a landscape sheet."""
+         fold: bool = False, packing: str = "spaced", shape: str = "rect") -> Grid:
+    """The slots of one sheet. With `fold`, fronts fill the left half of a landscape sheet.
+
+    `packing="sheet"` sets faces edge to edge with no bleed between them (a counter sheet: one cut serves two
+    counters); round faces get a circular cut line.
+    """
+    if packing == "sheet":
+        bleed = 0.0
     width, height = (max(paper), min(paper)) if fold else paper
     area_width = (width / 2 - FOLD_CLEARANCE + MARGIN) if fold else width
     cols, gutter_x, first_x = _axis(area_width, card[0], bleed)
@@ -84,7 +103,8 @@ def grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, cr
     if fold:
         marks += tuple(replace(m, x1=width - m.x1, x2=width - m.x2) for m in marks)
     fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
-    return Grid((width, height), tuple(slots), marks, fold_line)
+    cut = "circle" if shape == "round" else "outline" if packing == "sheet" else None
+    return Grid((width, height), tuple(slots), marks, fold_line, cut)
 
 
 def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> tuple[Line, ...]:

@@ -20,7 +20,8 @@ from .units import PT_PER_MM, parse_length
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 
-COMMON = {"kind": "choice", "when": "condition"}
+COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name"}
+MAX_REPEAT = 2000
 FIELDS: dict[str, dict[str, str]] = {
     "box": {"x": "length", "y": "length", "w": "length", "h": "length", "fill": "colour", "stroke": "colour",
             "stroke_width": "length", "radius": "length", "bleed": "bool"},
@@ -35,14 +36,19 @@ FIELDS: dict[str, dict[str, str]] = {
                   "size": "number", "min_size": "number", "leading": "number", "colour": "colour",
                   "align": "align", "valign": "valign"},
     "image": {"x": "length", "y": "length", "w": "length", "h": "length", "src": "text"},
+    "grid": {"x": "length", "y": "length", "columns": "count", "rows": "count", "cell": "length", "shape": "shape",
+             "stroke": "colour", "width": "length", "fill": "colour", "labels": "bool", "font": "font",
+             "size": "number", "colour": "colour"},
 }
 REQUIRED = {
     "box": ("x", "y", "w", "h"), "line": ("x1", "y1", "x2", "y2"), "circle": ("cx", "cy", "r"),
     "polygon": ("points",), "text": ("x", "y", "w", "h", "text"), "paragraph": ("x", "y", "w", "h", "text"),
-    "image": ("x", "y", "w", "h", "src"),
+    "image": ("x", "y", "w", "h", "src"), "grid": ("x", "y", "columns", "rows", "cell"),
 }
 DEFAULTS = {"font": "text", "size": 9, "colour": "#000000", "align": "left", "valign": "top", "leading": 1.2,
-            "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False}
+            "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False, "shape": "square",
+            "labels": False}
+MAX_GRID_CELLS = 10_000
 
 
 class LayoutError(MusterError):
@@ -125,34 +131,56 @@ def card_context(game: Game, deck: Deck, card: Card, bleed: float) -> dict:
         "colours": dict(game.colours),
         "vocab": {name: {code: {"code": code, "name": t.name, "short": t.short, "icon": t.icon, **dict(t.extra)}
                          for code, t in v.terms.items()} for name, v in game.vocabularies.items()},
-        "face": {"w": game.card_size[0], "h": game.card_size[1], "bleed": bleed},
+        "face": {"w": deck.face_size[0], "h": deck.face_size[1], "bleed": bleed},
     }
 
 
 class Evaluator:
     """Evaluates one layout for one game; one instance serves every card of a deck."""
 
-    def __init__(self, game: Game, layout: Layout, bleed: float, size: tuple[float, float] | None = None):
+    def __init__(self, game: Game, layout: Layout, bleed: float, size: tuple[float, float]):
         self.game = game
         self.layout = layout
         self.bleed = bleed
-        self.size = size or game.card_size
+        self.size = size
         self.icons = dict(game.icons)
 
     def face(self, context: dict, problems: list[str]) -> Face:
         items = []
         for element in self.layout.elements:
-            try:
-                if "when" in element.fields and not self._condition(element.fields["when"], context):
-                    continue
-                keys = [k for k in FIELDS[element.kind] if k in element.fields or k in DEFAULTS]
-                values = {k: self._value(k, element, context) for k in keys}
-                items.extend(getattr(self, "_" + element.kind)(values, element, problems))
-            except LayoutError:
-                raise
-            except (sandbox.TemplateError, sandbox.SecurityError, ValueError, TypeError, ArithmeticError) as exc:
-                raise LayoutError(f"{_short(exc)}", self._failed_where(element, exc)) from None
+            for scope in self._scopes(element, context):
+                try:
+                    if "when" in element.fields and not self._condition(element.fields["when"], scope):
+                        continue
+                    keys = [k for k in FIELDS[element.kind] if k in element.fields or k in DEFAULTS]
+                    values = {k: self._value(k, element, scope) for k in keys}
+                    items.extend(getattr(self, "_" + element.kind)(values, element, problems))
+                except LayoutError:
+                    raise
+                except (sandbox.TemplateError, sandbox.SecurityError, ValueError, TypeError, ArithmeticError) as exc:
+                    raise LayoutError(f"{_short(exc)}", self._failed_where(element, exc)) from None
         return Face(self.size[0], self.size[1], tuple(items))
+
+    def _scopes(self, element: Element, context: dict):
+        """The contexts an element is drawn in: once, or once per item of its `repeat:` list, bound to `as:`."""
+        if "repeat" not in element.fields:
+            yield context
+            return
+        repeat = element.fields["repeat"]
+        try:
+            items = _expression(str(repeat.raw))(**context)
+            items = list(items) if not isinstance(items, (str, dict)) else None
+        except Exception as exc:  # any template failure is the layout author's to fix
+            raise LayoutError(f"repeat: {_short(exc)}", repeat.where) from None
+        if items is None or len(items) > MAX_REPEAT:
+            raise LayoutError(f"repeat: expected a list of at most {MAX_REPEAT} items", repeat.where)
+        name = str(element.fields["as"].raw) if "as" in element.fields else "item"
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name in context:
+            raise LayoutError(f"as: '{name}' must be a new lower-case name", element.fields.get("as", repeat).where)
+        for index, item in enumerate(items):
+            loop = {"index0": index, "index": index + 1, "length": len(items), "first": index == 0,
+                    "last": index == len(items) - 1}
+            yield {**context, name: item, "loop": loop}
 
     def _failed_where(self, element: Element, exc) -> Location:
         field = getattr(exc, "field", None)
@@ -195,6 +223,15 @@ class Evaluator:
         if kind == "align":
             if raw not in ("left", "center", "right", "justify"):
                 raise ValueError(f"align: expected left, center, right or justify, got {raw!r}")
+            return raw
+        if kind == "count":
+            number = int(str(raw).strip())
+            if not 1 <= number <= 200:
+                raise ValueError(f"expected a whole number from 1 to 200, got {raw!r}")
+            return number
+        if kind == "shape":
+            if raw not in ("square", "hex"):
+                raise ValueError(f"shape: expected square or hex, got {raw!r}")
             return raw
         if kind == "valign":
             if raw not in ("top", "middle", "bottom"):
@@ -252,6 +289,48 @@ class Evaluator:
         if not path.is_file():
             raise LayoutError(f"src: no image '{v['src']}' in the game folder or the bundled layouts", element.fields["src"].where)
         return [Picture(path, v["x"], v["y"], v["w"], v["h"])]
+
+    def _grid(self, v: dict, element: Element, problems: list[str]):
+        """A square or hex grid of `columns` x `rows` cells from (x, y), optionally with edge coordinates."""
+        columns, rows, cell, x0, y0 = v["columns"], v["rows"], v["cell"], v["x"], v["y"]
+        if columns * rows > MAX_GRID_CELLS:
+            raise ValueError(f"a grid has at most {MAX_GRID_CELLS} cells")
+        stroke, width, fill = v.get("stroke") or "#000000", v["width"], v.get("fill")
+        items: list = []
+        if v["shape"] == "square":
+            if fill:
+                items.append(Rect(x0, y0, columns * cell, rows * cell, fill))
+            items += [Line(x0 + c * cell, y0, x0 + c * cell, y0 + rows * cell, stroke, width) for c in range(columns + 1)]
+            items += [Line(x0, y0 + r * cell, x0 + columns * cell, y0 + r * cell, stroke, width) for r in range(rows + 1)]
+        else:
+            for column in range(columns):
+                for row in range(rows):
+                    cx, cy = cell_centre("hex", column, row, cell, x0, y0)
+                    items.append(Polygon(hex_corners(cx, cy, cell), fill, stroke, width))
+        if v["labels"]:
+            items += self._grid_labels(v, columns, rows, cell, x0, y0)
+        return items
+
+    def _grid_labels(self, v: dict, columns: int, rows: int, cell: float, x0: float, y0: float):
+        """Column letters above and below, row numbers left and right, centred on each cell."""
+        size, font, colour = v["size"], v["font"], v.get("colour") or "#000000"
+        gap = size / PT_PER_MM
+        extent_w, extent_h = grid_extent(v["shape"], columns, rows, cell)
+        labels = []
+        for column in range(columns):
+            cx, _ = cell_centre(v["shape"], column, 0, cell, x0, y0)
+            for y in (y0 - gap * 1.4, y0 + extent_h + gap * 0.4):
+                labels += self._label(column_name(column), cx, y + gap / 2, font, size, colour)
+        for row in range(rows):
+            _, cy = cell_centre(v["shape"], 0, row, cell, x0, y0)
+            for x in (x0 - gap * 1.2, x0 + extent_w + gap * 1.2):
+                labels += self._label(str(row + 1), x, cy, font, size, colour)
+        return labels
+
+    def _label(self, text: str, cx: float, cy: float, font: str, size: float, colour: str):
+        width = fonts.unit_width(text, font) * size / PT_PER_MM
+        baseline = cy + fonts.cap_height(font) * size / PT_PER_MM / 2
+        return [Run(round(cx - width / 2, 3), round(baseline, 3), text, font, size, colour)]
 
     def _text(self, v: dict, element: Element, problems: list[str]):
         parts = self._spans(v, element)
@@ -323,6 +402,41 @@ class Evaluator:
         return str(element.where)
 
 
+SQRT3 = 3 ** 0.5
+
+
+def column_name(index: int) -> str:
+    """Spreadsheet-style column letters: A..Z, AA, AB, ..."""
+    name = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        name = chr(65 + rest) + name
+    return name
+
+
+def cell_centre(shape: str, column: int, row: int, cell: float, x0: float = 0.0, y0: float = 0.0) -> tuple[float, float]:
+    """Centre of a grid cell in mm. Hexes are flat-topped, `cell` across the flats, odd columns half a cell lower."""
+    if shape == "square":
+        return x0 + (column + 0.5) * cell, y0 + (row + 0.5) * cell
+    radius = cell / SQRT3
+    return x0 + radius + column * 1.5 * radius, y0 + cell / 2 + row * cell + (cell / 2 if column % 2 else 0.0)
+
+
+def hex_corners(cx: float, cy: float, cell: float) -> tuple[tuple[float, float], ...]:
+    radius = cell / SQRT3
+    return tuple((round(cx + radius * dx, 4), round(cy + cell / 2 * dy, 4))
+                 for dx, dy in ((1, 0), (0.5, 1), (-0.5, 1), (-1, 0), (-0.5, -1), (0.5, -1)))
+
+
+def grid_extent(shape: str, columns: int, rows: int, cell: float) -> tuple[float, float]:
+    """Width and height in mm of a grid of columns x rows cells."""
+    if shape == "square":
+        return columns * cell, rows * cell
+    radius = cell / SQRT3
+    return 2 * radius + (columns - 1) * 1.5 * radius, rows * cell + (cell / 2 if columns > 1 else 0.0)
+
+
 @lru_cache(maxsize=1024)
 def _expression(source: str):
     return sandbox.environment().compile_expression(source)
@@ -353,7 +467,7 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
         try:
             if not name:
                 raise MusterError(f"deck '{deck.id}' has no {which} layout", deck.where)
-            evaluators[which] = Evaluator(game, read_layout(find_layout(game, name)), bleed)
+            evaluators[which] = Evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size)
         except MusterError as exc:
             result.findings.append(Finding("error", exc.where or deck.where, f"decks.{deck.id}.{which}", exc.message))
     if len(evaluators) < 2:

@@ -147,7 +147,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     traits = _traits(reader, data, vocabularies)
     colours = _colours(reader, data)
     icons = _icons(reader, data, root)
-    decks = _decks(reader, data, root, traits, vocabularies)
+    decks = _decks(reader, data, root, traits, vocabularies, card_size)
     rules = _rules(reader, data, traits, decks, constants)
     game_variants = _variants(reader, data, traits, vocabularies)
     for name in variants:
@@ -322,7 +322,37 @@ def _icons(reader: Reader, data: Map, root: Path) -> dict[str, Icon]:
     return result
 
 
-def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict) -> dict[str, Deck]:
+COMPONENTS = ("cards", "tokens")
+SHAPES = ("rect", "round")
+PACKINGS = ("spaced", "sheet")
+
+
+def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, float]):
+    """What a deck prints as: its component, face size, shape and packing (defaults: the game's cards)."""
+    component = body.get("component", "cards")
+    if component not in COMPONENTS:
+        reader.error(at(body, "component"), join(field, "component"), f"expected one of {', '.join(COMPONENTS)}, got {component!r}")
+        component = "cards"
+    spec = reader.mapping(body.get("format", Map()), at(body, "format"), join(field, "format")) or Map()
+    reader.keys(spec, join(field, "format"), ("size", "shape", "packing"))
+    size = card_size
+    if "size" in spec:
+        try:
+            size = parse_size(spec["size"], CARD_SIZES)
+        except ValueError as exc:
+            reader.error(at(spec, "size"), join(field, "format.size"), str(exc))
+    choices = []
+    for key, allowed, default in (("shape", SHAPES, "rect"), ("packing", PACKINGS, "spaced")):
+        value = spec.get(key, default)
+        if value not in allowed:
+            reader.error(at(spec, key), join(field, f"format.{key}"), f"expected one of {', '.join(allowed)}, got {value!r}")
+            value = default
+        choices.append(value)
+    return component, size, choices[0], choices[1]
+
+
+def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
+           card_size: tuple[float, float]) -> dict[str, Deck]:
     raw = reader.mapping(data.get("decks", Map()), at(data, "decks"), "decks") or Map()
     result = {}
     for deck_id, body in raw.items():
@@ -333,7 +363,7 @@ def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: di
         body = reader.mapping(body, raw.value_where[deck_id], field)
         if body is None:
             continue
-        reader.keys(body, field, ("name", "file", "files", "size", "face", "back", "style"))
+        reader.keys(body, field, ("name", "file", "files", "size", "face", "back", "style", "component", "format"))
         if ("file" in body) == ("files" in body):
             reader.error(body.where, field, "give either file or files")
             continue
@@ -355,6 +385,7 @@ def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: di
         if not isinstance(style, Map):
             reader.error(at(body, "style"), join(field, "style"), f"expected a mapping, got {describe(style)}")
             style = Map()
+        component, face_size, shape, packing = _deck_format(reader, body, field, card_size)
         result[deck_id] = Deck(
             id=deck_id,
             name=reader.text(body, "name", field, deck_id),
@@ -366,6 +397,7 @@ def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: di
             cards=tuple(cards),
             where=raw.key_where[deck_id],
             size_where=at(body, "size"),
+            component=component, face_size=face_size, shape=shape, packing=packing,
         )
     return result
 

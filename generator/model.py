@@ -94,6 +94,10 @@ class Deck:
     cards: tuple[Card, ...]
     where: Location
     size_where: Location | None = None
+    component: str = "cards"          # "cards": its own cards-<id>.pdf; "tokens": a section of tokens.pdf
+    face_size: tuple[float, float] = (63.0, 88.0)
+    shape: str = "rect"               # "rect" or "round" (round tokens get a circular cut line)
+    packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
 
     @property
     def total(self) -> int:

@@ -101,10 +101,17 @@ class SheetWriter:
         self.canvas.setCreator("Muster")
         self.painter = Painter(self.canvas, greyscale)
         self.paper = paper
-        self.forms: dict[int, str] = {}
+        self.forms: dict[tuple[int, int], str] = {}
+        self.section = 0
+        self.reused: set[int] = set()
         self.pages = 0
 
-    def sheet(self, sheet: Sheet, faces: list[Face], reused: set[int], layout: Grid) -> None:
+    def start_section(self, reused: set[int]) -> None:
+        """Begin the sheets of another deck: its face indices are its own; `reused` are drawn as forms."""
+        self.section += 1
+        self.reused = reused
+
+    def sheet(self, sheet: Sheet, faces: list[Face], layout: Grid) -> None:
         c = self.canvas
         for slot, index in sheet.placements:
             face = faces[index]
@@ -114,11 +121,12 @@ class SheetWriter:
                       (slot.w + slot.left + slot.right) * K, (slot.h + slot.top + slot.bottom) * K)
             c.clipPath(path, stroke=0, fill=0)
             c.translate(slot.x * K, (self.paper[1] - slot.y - slot.h) * K)
-            if index in reused:
+            if index in self.reused:
                 c.doForm(self._form(index, face))
             else:
                 self.painter.paint(face.items, face.height)
             c.restoreState()
+        self.painter.paint(layout.cut_guides(slot for slot, _ in sheet.placements), self.paper[1])
         self.painter.paint(layout.marks, self.paper[1])
         if layout.fold is not None:
             self.painter.paint((layout.fold,), self.paper[1])
@@ -126,9 +134,9 @@ class SheetWriter:
         self.pages += 1
 
     def _form(self, index: int, face: Face) -> str:
-        name = self.forms.get(index)
+        name = self.forms.get((self.section, index))
         if name is None:
-            name = self.forms[index] = f"face{index}"
+            name = self.forms[(self.section, index)] = f"s{self.section}f{index}"
             c = self.canvas
             reach = 50.0  # mm: the form's box; clipping at placement decides what shows
             c.beginForm(name, -reach * K, -reach * K, (face.width + reach) * K, (face.height + reach) * K)

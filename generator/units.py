@@ -21,6 +21,10 @@ CARD_SIZES = {
     "mini": (44.0, 68.0),
     "tarot": (70.0, 120.0),
     "square": (70.0, 70.0),
+    "counter-1/2in": (12.7, 12.7),
+    "counter-5/8in": (15.875, 15.875),
+    "counter-3/4in": (19.05, 19.05),
+    "counter-1in": (25.4, 25.4),
 }
 
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*$")
