@@ -72,6 +72,7 @@ class Element:
 class Layout:
     path: Path
     elements: tuple[Element, ...]
+    let: tuple[tuple[str, Value], ...] = ()  # names computed once per face, in order, before the elements
 
 
 def find_layout(game: Game, name: str) -> Path:
@@ -90,9 +91,15 @@ def read_layout(path: Path) -> Layout:
     data = load_yaml(path)
     if not isinstance(data, Map) or not isinstance(data.get("elements"), Seq):
         raise LayoutError("expected a mapping with a list under 'elements'", Location(path, 1, 1))
-    unknown = [k for k in data if k not in ("elements", "description")]
+    unknown = [k for k in data if k not in ("elements", "description", "let")]
     if unknown:
-        raise LayoutError(f"unknown key '{unknown[0]}' (expected elements, description)", data.key_where[unknown[0]])
+        raise LayoutError(f"unknown key '{unknown[0]}' (expected elements, let, description)", data.key_where[unknown[0]])
+    let = data.get("let", Map())
+    if not isinstance(let, Map):
+        raise LayoutError("let: expected a mapping of names to expressions", at(data, "let"))
+    for name, value in let.items():
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or not isinstance(value, (str, int, float)):
+            raise LayoutError(f"let: '{name}' must be a lower-case name with an expression", let.key_where[name])
     elements = []
     for index, raw in enumerate(data["elements"]):
         where = data["elements"].item_where[index]
@@ -113,7 +120,7 @@ def read_layout(path: Path) -> Layout:
                 raise LayoutError(f"elements[{index}]: a {kind} needs '{key}'", where)
         fields = {key: Value(raw[key], raw.value_where[key]) for key in raw if key != "kind"}
         elements.append(Element(kind, fields, where))
-    return Layout(path, tuple(elements))
+    return Layout(path, tuple(elements), tuple((name, Value(value, let.value_where[name])) for name, value in let.items()))
 
 
 def at(data: Map, key) -> Location:
@@ -147,6 +154,7 @@ class Evaluator:
 
     def face(self, context: dict, problems: list[str]) -> Face:
         items = []
+        context = self._let(context)
         for element in self.layout.elements:
             for scope in self._scopes(element, context):
                 try:
@@ -160,6 +168,20 @@ class Evaluator:
                 except (sandbox.TemplateError, sandbox.SecurityError, ValueError, TypeError, ArithmeticError) as exc:
                     raise LayoutError(f"{_short(exc)}", self._failed_where(element, exc)) from None
         return Face(self.size[0], self.size[1], tuple(items))
+
+    def _let(self, context: dict) -> dict:
+        """The context with the layout's `let:` names added, each an expression over what comes before it."""
+        if not self.layout.let:
+            return context
+        context = dict(context)
+        for name, value in self.layout.let:
+            if name in context:
+                raise LayoutError(f"let: '{name}' is already a name templates see", value.where)
+            try:
+                context[name] = _expression(str(value.raw))(**context) if isinstance(value.raw, str) else value.raw
+            except Exception as exc:  # any template failure is the layout author's to fix
+                raise LayoutError(f"let: {name}: {_short(exc)}", value.where) from None
+        return context
 
     def _scopes(self, element: Element, context: dict):
         """The contexts an element is drawn in: once, or once per item of its `repeat:` list, bound to `as:`."""
@@ -335,9 +357,9 @@ class Evaluator:
     def _text(self, v: dict, element: Element, problems: list[str]):
         parts = self._spans(v, element)
         size = v["size"]
-        fitted = typeset.fit_line(typeset.words(parts), v["w"], size, v.get("min_size", size))
+        fitted = typeset.fit_line(typeset.words(parts), v["w"], v["h"], size, v.get("min_size", size))
         if fitted is None:
-            problems.append(f"text {v['text']!r} does not fit on one line of {v['w']:.1f} mm at "
+            problems.append(f"text {v['text']!r} does not fit on one line of {v['w']:.1f} x {v['h']:.1f} mm at "
                             f"{v.get('min_size', size):g} pt ({self._where(element)})")
             return []
         line = fitted.lines[0]
@@ -383,20 +405,26 @@ class Evaluator:
         elif align == "justify" and justify and len(line) > 1:
             extra = (w - natural) / (len(line) - 1)
         runs: list[list] = []  # [x, text, font, colour]
+        pictures = []
+        em = size / PT_PER_MM
         cursor = x
         joinable = False
         for index, word in enumerate(line):
             for number, piece in enumerate(word):
                 last = runs[-1] if runs else None
-                if last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or joinable):
+                if piece.image is not None:
+                    middle = baseline - fonts.cap_height(piece.font) * em / 2
+                    pictures.append(Picture(piece.image, round(cursor, 3), round(middle - em / 2, 3), em, em))
+                    joinable = False
+                elif last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or joinable):
                     last[1] += piece.text if number > 0 else " " + piece.text
                 else:
                     runs.append([cursor, piece.text, piece.font, piece.colour])
-                cursor += piece.width * size / PT_PER_MM
+                cursor += piece.width * em
             if index < len(line) - 1:
-                cursor += typeset.space_width(word) * size / PT_PER_MM + extra
-            joinable = extra == 0.0
-        return [Run(round(rx, 3), round(baseline, 3), text, font, size, colour) for rx, text, font, colour in runs]
+                cursor += typeset.space_width(word) * em + extra
+            joinable = extra == 0.0 and word[-1].image is None
+        return [Run(round(rx, 3), round(baseline, 3), text, font, size, colour) for rx, text, font, colour in runs] + pictures
 
     def _where(self, element: Element) -> str:
         return str(element.where)
@@ -485,7 +513,7 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
                 return result
             result.findings.extend(Finding("error", card.where, f"cards[{card.index}]", f"'{card.title}': {p}")
                                    for p in problems)
-            result.findings.extend(_glyph_findings(card, face))
+            result.findings.extend(_text_findings(card, deck, face, which))
             drawn.append(index.setdefault(face, len(index)))
         result.fronts.extend([drawn[0]] * card.count)
         result.backs.extend([drawn[1]] * card.count)
@@ -493,12 +521,31 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
     return result
 
 
-def _glyph_findings(card: Card, face: Face) -> list[Finding]:
+MIN_TEXT_PT = 6.0
+
+
+def _text_findings(card: Card, deck: Deck, face: Face, which: str) -> list[Finding]:
+    """Warnings a printed card would show: missing glyphs, text too small to read, text outside the safe zone."""
     findings = []
+    safe = deck.safe_margin
+    said = set()
+
+    def warn(message: str) -> None:
+        if message not in said:
+            said.add(message)
+            findings.append(Finding("warning", card.where, f"cards[{card.index}]", f"'{card.title}' ({which}): {message}"))
+
     for item in face.items:
-        if isinstance(item, Run):
-            missing = fonts.missing_glyphs(item.text, item.font)
-            if missing:
-                findings.append(Finding("warning", card.where, f"cards[{card.index}]",
-                                        f"'{card.title}': font '{item.font}' has no glyph for {', '.join(repr(c) for c in missing)}"))
+        if not isinstance(item, Run):
+            continue
+        missing = fonts.missing_glyphs(item.text, item.font)
+        if missing:
+            warn(f"font '{item.font}' has no glyph for {', '.join(repr(c) for c in missing)}")
+        if item.size < MIN_TEXT_PT - 1e-6:
+            warn(f"text {item.text[:30]!r} is {item.size:g} pt, below the {MIN_TEXT_PT:g} pt that prints legibly")
+        width = fonts.unit_width(item.text, item.font) * item.size / PT_PER_MM
+        top = item.y - fonts.cap_height(item.font) * item.size / PT_PER_MM
+        if (item.x < safe - 0.05 or item.x + width > face.width - safe + 0.05
+                or top < safe - 0.05 or item.y > face.height - safe + 0.05):
+            warn(f"text {item.text[:30]!r} reaches outside the {safe:g} mm safe zone")
     return findings

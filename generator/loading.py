@@ -16,7 +16,7 @@ from .model import (
 )
 from .resources import bundled_games_dir, confined
 from .sourcemap import Map, Seq, load_yaml
-from .units import CARD_SIZES, parse_size
+from .units import CARD_SIZES, parse_length, parse_size
 
 FORMAT_VERSION = 1
 RESERVED_CARD_KEYS = ("title", "count", "id", "designed", "note")
@@ -334,7 +334,13 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
         reader.error(at(body, "component"), join(field, "component"), f"expected one of {', '.join(COMPONENTS)}, got {component!r}")
         component = "cards"
     spec = reader.mapping(body.get("format", Map()), at(body, "format"), join(field, "format")) or Map()
-    reader.keys(spec, join(field, "format"), ("size", "shape", "packing"))
+    reader.keys(spec, join(field, "format"), ("size", "shape", "packing", "safe"))
+    safe = None
+    if "safe" in spec:
+        try:
+            safe = parse_length(spec["safe"])
+        except ValueError as exc:
+            reader.error(at(spec, "safe"), join(field, "format.safe"), str(exc))
     size = card_size
     if "size" in spec:
         try:
@@ -348,7 +354,7 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
             reader.error(at(spec, key), join(field, f"format.{key}"), f"expected one of {', '.join(allowed)}, got {value!r}")
             value = default
         choices.append(value)
-    return component, size, choices[0], choices[1]
+    return component, size, choices[0], choices[1], safe
 
 
 def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
@@ -385,7 +391,7 @@ def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: di
         if not isinstance(style, Map):
             reader.error(at(body, "style"), join(field, "style"), f"expected a mapping, got {describe(style)}")
             style = Map()
-        component, face_size, shape, packing = _deck_format(reader, body, field, card_size)
+        component, face_size, shape, packing, safe = _deck_format(reader, body, field, card_size)
         result[deck_id] = Deck(
             id=deck_id,
             name=reader.text(body, "name", field, deck_id),
@@ -397,7 +403,7 @@ def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: di
             cards=tuple(cards),
             where=raw.key_where[deck_id],
             size_where=at(body, "size"),
-            component=component, face_size=face_size, shape=shape, packing=packing,
+            component=component, face_size=face_size, shape=shape, packing=packing, safe=safe,
         )
     return result
 

@@ -98,6 +98,11 @@ class Deck:
     face_size: tuple[float, float] = (63.0, 88.0)
     shape: str = "rect"               # "rect" or "round" (round tokens get a circular cut line)
     packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
+    safe: float | None = None         # mm kept free of text inside the trim; None: 3 mm, less on small faces
+
+    @property
+    def safe_margin(self) -> float:
+        return self.safe if self.safe is not None else min(3.0, round(0.06 * min(self.face_size), 2))
 
     @property
     def total(self) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import fonts
 from .model import Icon
@@ -11,6 +12,7 @@ from .units import MM_PER
 
 PT = MM_PER["pt"]
 STEP = 0.25  # points: the granularity of shrinking
+EM_OVER_HEIGHT = 1.1  # how much taller than its box a one-line text's em may be
 
 _MARKUP = re.compile(r"(\*\*|\*|\[\[[A-Za-z0-9_-]+\]\]|\n)")
 
@@ -20,6 +22,7 @@ class Span:
     text: str
     font: str
     colour: str
+    image: Path | None = None  # an inline image icon, one em square
 
 
 def spans(text: str, font: str, colour: str, icons: dict[str, Icon]) -> list[Span]:
@@ -37,7 +40,7 @@ def spans(text: str, font: str, colour: str, icons: dict[str, Icon]) -> list[Spa
             italic = not italic
         elif token.startswith("[[") and token[2:-2] in icons:
             icon = icons[token[2:-2]]
-            result.append(Span(icon.glyph or "", icon.font, icon.colour or colour))
+            result.append(Span(icon.glyph or "", icon.font, icon.colour or colour, icon.image))
         else:
             face = family["bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"]
             result.append(Span(token, face, colour))
@@ -54,6 +57,7 @@ class Piece:
     font: str
     colour: str
     width: float  # at 1 pt, in points
+    image: Path | None = None
 
 
 Word = tuple[Piece, ...]
@@ -71,6 +75,9 @@ def words(parts: list[Span]) -> list[Word]:
             current.clear()
 
     for span in parts:
+        if span.image is not None:
+            current.append(Piece("", span.font, span.colour, 1.0, span.image))
+            continue
         for chunk in re.split(r"( +|\n)", span.text):
             if chunk == "\n":
                 close()
@@ -142,13 +149,14 @@ def fit_block(items: list[Word], width: float, height: float, size: float, min_s
     return None
 
 
-def fit_line(items: list[Word], width: float, size: float, min_size: float) -> Fitted | None:
-    """The largest size at which the words stand on one line within `width` mm."""
+def fit_line(items: list[Word], width: float, height: float, size: float, min_size: float) -> Fitted | None:
+    """The largest size at which the words stand on one line within `width` mm and whose em is at most
+    10 % taller than `height` mm (capitals and digits take about 0.7 em, so they still sit well inside)."""
     line = [w for w in items if w is not NEWLINE]
     natural = line_width(line, 1.0)
-    if natural == 0:
-        return Fitted(size, [line])
-    best = min(size, width / PT / natural)
+    best = min(size, height * EM_OVER_HEIGHT / PT)
+    if natural > 0:
+        best = min(best, width / PT / natural)
     for candidate in sizes(size, min_size):
         if candidate <= best + 1e-9:
             return Fitted(candidate, [line])

@@ -70,3 +70,37 @@ def test_condition_and_icon_markup(make_game):
     assert len(star) == 1 and star[0].font == "text-bold"
     fronts = [i for index in sorted(set(laid.fronts)) for i in laid.faces[index].items]
     assert [r.text for r in fronts if r.font == "text"] == ["Alpha"]
+
+
+def test_repeat_let_and_grid(make_game):
+    folder = make_game({"face.yaml": (
+        "let:\n"
+        "  step: face.w / 4\n"
+        "elements:\n"
+        "  - {kind: box, repeat: 'range(4)', as: i, x: '{{ i * step }}', y: 0, w: '{{ step }}', h: 5, fill: dark}\n"
+        "  - {kind: grid, x: 10, y: 20, columns: 3, rows: 2, cell: 10, labels: true, size: 6}\n")})
+    game = load_game(folder)
+    face = lay_out_cards(game, game.decks["reds"], 3.0).faces[0]
+    boxes = [i for i in face.items if type(i).__name__ == "Rect"]
+    assert [b.x for b in boxes] == [0, 15.75, 31.5, 47.25]
+    lines = [i for i in face.items if type(i).__name__ == "Line"]
+    assert len(lines) == 4 + 3  # column and row boundaries
+    labels = sorted(r.text for r in face.items if isinstance(r, Run))
+    assert labels == sorted(["A", "A", "B", "B", "C", "C", "1", "1", "2", "2"])
+
+
+def test_image_icon_is_placed_inline(make_game):
+    from PIL import Image
+
+    folder = make_game()
+    (folder / "mine.png").write_bytes(b"")
+    Image.new("RGB", (16, 16), (0, 0, 0)).save(folder / "mine.png")
+    text = (folder / "game.yaml").read_text().replace("  star: {glyph: \"★\", font: text-bold}",
+                                                       "  star: {glyph: \"★\", font: text-bold}\n  mine: {image: mine.png}")
+    (folder / "game.yaml").write_text(text)
+    (folder / "face.yaml").write_text("elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '[[mine]] {{ card.title }}', size: 10}\n")
+    game = load_game(folder)
+    face = lay_out_cards(game, game.decks["reds"], 3.0).faces[0]
+    picture = next(i for i in face.items if type(i).__name__ == "Picture")
+    title = next(i for i in face.items if isinstance(i, Run))
+    assert picture.x < title.x and abs(picture.w - 10 / PT_PER_MM) < 1e-6
