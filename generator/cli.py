@@ -73,6 +73,7 @@ def build(
     crop_marks: bool = typer.Option(True, "--crop-marks/--no-crop-marks", help="Crop marks outside the bleed."),
     greyscale: bool = typer.Option(False, "--greyscale", help="Print in shades of grey (ink saver)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for what boards place at random (default: each board's own); printed on the board."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
 ) -> None:
     """Build the print-and-play kit of each game into OUT/<game>/."""
@@ -86,7 +87,7 @@ def build(
             raise MusterError(f"--bleed must be between 0mm and 10mm, got {bleed}")
     except ValueError as exc:
         _fail(MusterError(f"--bleed: {exc}"))
-    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()))
+    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed)
     failed = 0
     try:
         targets = _games(games)

@@ -11,9 +11,11 @@ from pathlib import Path
 
 from . import __version__
 from .errors import Finding, GameInvalid
-from .imposition import grid, sheets
+from .boards import lay_out_board
+from .display import Face
+from .imposition import grid, sheets, tiles
 from .layout import DeckFaces, lay_out_cards
-from .model import Game
+from .model import Board, Game
 from .render import SheetWriter, atomic_target
 from .units import PAPERS
 from .validation import check_data
@@ -27,10 +29,11 @@ class Options:
     crop_marks: bool = True
     greyscale: bool = False
     variants: tuple[str, ...] = ()
+    seed: int | None = None  # overrides every board's own seed
 
     def as_dict(self) -> dict:
         return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
-                "greyscale": self.greyscale, "variants": list(self.variants)}
+                "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed}
 
 
 @dataclass
@@ -51,6 +54,8 @@ def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
     if not any(f.severity == "error" for f in findings):
         for deck in game.decks.values():
             findings.extend(lay_out_cards(game, deck, bleed).findings)
+        for board in game.boards.values():
+            findings.extend(lay_out_board(game, board)[1])
     return findings
 
 
@@ -60,7 +65,8 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
     laid_out = {deck_id: lay_out_cards(game, deck, options.bleed) for deck_id, deck in game.decks.items()}
-    findings = [f for deck in laid_out.values() for f in deck.findings]
+    boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
+    findings = [f for deck in laid_out.values() for f in deck.findings] + [f for _, fs in boards.values() for f in fs]
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
     folder = out / game.id
@@ -69,6 +75,9 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     tokens = [deck_id for deck_id, deck in game.decks.items() if deck.component == "tokens"]
     if tokens:
         built.append(card_sheets(game, tokens, laid_out, folder / "tokens.pdf", "tokens", options))
+    for stem in dict.fromkeys(board.file for board in game.boards.values()):
+        members = [board for board in game.boards.values() if board.file == stem]
+        built.append(board_sheets(game, members, {b.id: boards[b.id][0] for b in members}, folder / f"{stem}.pdf", options))
     write_manifest(game, folder, built, options)
     return built
 
@@ -78,7 +87,7 @@ def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces],
     """One PDF holding the sheets of the given decks, one deck after the other, fronts and their backs."""
     temporary = atomic_target(final)
     try:
-        writer = SheetWriter(temporary, paper_for(options), f"{game.title}: {kind}", options.greyscale)
+        writer = SheetWriter(temporary, f"{game.title}: {kind}", options.greyscale)
         per_sheet = {}
         for deck_id in deck_ids:
             deck, faces = game.decks[deck_id], laid_out[deck_id]
@@ -88,7 +97,7 @@ def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces],
             uses = Counter(faces.fronts) + Counter(faces.backs)
             writer.start_section({index for index, number in uses.items() if number > 1})
             for sheet in sheets(faces.fronts, faces.backs, layout, options.duplex):
-                writer.sheet(sheet, faces.faces, layout)
+                writer.sheet(sheet, faces.faces)
         writer.save()
         digest = sha256(temporary)
         os.replace(temporary, final)
@@ -100,9 +109,26 @@ def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces],
     return Built(final.name, kind, writer.pages, digest, extra)
 
 
-def paper_for(options: Options) -> tuple[float, float]:
-    width, height = PAPERS[options.paper]
-    return (max(width, height), min(width, height)) if options.duplex == "fold" else (width, height)
+def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], final: Path, options: Options) -> Built:
+    """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
+    temporary = atomic_target(final)
+    tiling = {}
+    try:
+        writer = SheetWriter(temporary, f"{game.title}: {final.stem}", options.greyscale)
+        for board in members:
+            plan = tiles(board.size, PAPERS[options.paper], f"{game.title} · {board.name}")
+            tiling[board.id] = f"{plan.columns}x{plan.rows}"
+            writer.start_section(set())
+            for sheet in plan.sheets:
+                writer.sheet(sheet, [faces[board.id]])
+        writer.save()
+        digest = sha256(temporary)
+        os.replace(temporary, final)
+    finally:
+        temporary.unlink(missing_ok=True)
+    seeds = {b.id: b.seed if options.seed is None else options.seed for b in members if b.place}
+    extra = {"boards": [b.id for b in members], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
+    return Built(final.name, "map" if final.stem == "map" else "board", writer.pages, digest, extra)
 
 
 def sha256(path: Path) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import fonts, sandbox, typeset
+from .geometry import cell_centre, column_name, grid_extent, hex_corners
 from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from .errors import Finding, Location, MusterError
 from .model import Card, Deck, Game
@@ -127,17 +128,24 @@ def at(data: Map, key) -> Location:
     return data.value_where.get(key, data.where)
 
 
-def card_context(game: Game, deck: Deck, card: Card, bleed: float) -> dict:
-    """Plain data for templates: no model objects, no paths."""
-    values = {name: list(v) if isinstance(v, tuple) else v for name, v in card.traits.items()}
+def game_context(game: Game) -> dict:
+    """What every template of a game sees: plain data, no model objects, no paths."""
     return {
-        "card": {**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed},
-        "deck": {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)},
         "game": {"id": game.id, "title": game.title, "players": game.players},
         "constants": dict(game.constants),
         "colours": dict(game.colours),
+        "tables": {name: [dict(row) for row in rows] for name, rows in game.tables.items()},
         "vocab": {name: {code: {"code": code, "name": t.name, "short": t.short, "icon": t.icon, **dict(t.extra)}
                          for code, t in v.terms.items()} for name, v in game.vocabularies.items()},
+    }
+
+
+def card_context(game: Game, deck: Deck, card: Card, bleed: float, common: dict | None = None) -> dict:
+    values = {name: list(v) if isinstance(v, tuple) else v for name, v in card.traits.items()}
+    return {
+        **(common or game_context(game)),
+        "card": {**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed},
+        "deck": {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)},
         "face": {"w": deck.face_size[0], "h": deck.face_size[1], "bleed": bleed},
     }
 
@@ -430,41 +438,6 @@ class Evaluator:
         return str(element.where)
 
 
-SQRT3 = 3 ** 0.5
-
-
-def column_name(index: int) -> str:
-    """Spreadsheet-style column letters: A..Z, AA, AB, ..."""
-    name = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        name = chr(65 + rest) + name
-    return name
-
-
-def cell_centre(shape: str, column: int, row: int, cell: float, x0: float = 0.0, y0: float = 0.0) -> tuple[float, float]:
-    """Centre of a grid cell in mm. Hexes are flat-topped, `cell` across the flats, odd columns half a cell lower."""
-    if shape == "square":
-        return x0 + (column + 0.5) * cell, y0 + (row + 0.5) * cell
-    radius = cell / SQRT3
-    return x0 + radius + column * 1.5 * radius, y0 + cell / 2 + row * cell + (cell / 2 if column % 2 else 0.0)
-
-
-def hex_corners(cx: float, cy: float, cell: float) -> tuple[tuple[float, float], ...]:
-    radius = cell / SQRT3
-    return tuple((round(cx + radius * dx, 4), round(cy + cell / 2 * dy, 4))
-                 for dx, dy in ((1, 0), (0.5, 1), (-0.5, 1), (-1, 0), (-0.5, -1), (0.5, -1)))
-
-
-def grid_extent(shape: str, columns: int, rows: int, cell: float) -> tuple[float, float]:
-    """Width and height in mm of a grid of columns x rows cells."""
-    if shape == "square":
-        return columns * cell, rows * cell
-    radius = cell / SQRT3
-    return 2 * radius + (columns - 1) * 1.5 * radius, rows * cell + (cell / 2 if columns > 1 else 0.0)
-
-
 @lru_cache(maxsize=1024)
 def _expression(source: str):
     return sandbox.environment().compile_expression(source)
@@ -500,8 +473,9 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
             result.findings.append(Finding("error", exc.where or deck.where, f"decks.{deck.id}.{which}", exc.message))
     if len(evaluators) < 2:
         return result
+    common = game_context(game)
     for card in deck.cards:
-        context = card_context(game, deck, card, bleed)
+        context = card_context(game, deck, card, bleed, common)
         drawn = []
         for which, evaluator in evaluators.items():
             problems: list[str] = []

@@ -11,8 +11,9 @@ from typing import Any, Iterable
 
 from . import sandbox
 from .errors import Finding, Location, MusterError
+from .geometry import cell_index, grid_extent
 from .model import (
-    TRAIT_KINDS, Card, Deck, Game, Icon, Rule, Term, Trait, Variant, Vocabulary, frozen,
+    TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Term, Trait, Variant, Vocabulary, frozen,
 )
 from .resources import bundled_games_dir, confined
 from .sourcemap import Map, Seq, load_yaml
@@ -135,7 +136,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     reader.keys(
         data, "",
         ("muster", "title", "summary", "players", "card", "colours", "icons", "constants", "vocabularies",
-         "traits", "decks", "rules", "variants", "tokens", "map", "rulebook"),
+         "traits", "decks", "rules", "variants", "tables", "boards", "rulebook"),
         required=("muster", "title", "decks"),
     )
     version = data.get("muster", FORMAT_VERSION)
@@ -150,6 +151,8 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     decks = _decks(reader, data, root, traits, vocabularies, card_size)
     rules = _rules(reader, data, traits, decks, constants)
     game_variants = _variants(reader, data, traits, vocabularies)
+    tables = _tables(reader, data)
+    boards = _boards(reader, data, constants)
     for name in variants:
         if name not in game_variants:
             hint = difflib.get_close_matches(name, list(game_variants), n=1)
@@ -174,6 +177,8 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         variants=frozen(game_variants),
         where=where,
         findings=tuple(reader.findings),
+        boards=frozen(boards),
+        tables=frozen(tables),
     )
 
 
@@ -579,7 +584,7 @@ def _rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict,
             return None
         return {"traits": tuple(names)}
     if kind == "max_copies":
-        number = _rule_number(reader, value, where, join(field, kind), constants)
+        number = _number(reader, value, where, join(field, kind), constants)
         return None if number is None else {"max": number}
     spec = reader.mapping(value, where, join(field, kind))
     if spec is None:
@@ -595,7 +600,7 @@ def _rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict,
         params["trait"] = trait
     for key in bounds:
         if key in spec:
-            number = _rule_number(reader, spec[key], at(spec, key), join(join(field, kind), key), constants)
+            number = _number(reader, spec[key], at(spec, key), join(join(field, kind), key), constants)
             if number is None:
                 return None
             params[key] = number
@@ -605,7 +610,7 @@ def _rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict,
     return params
 
 
-def _rule_number(reader: Reader, value, where: Location, field: str, constants: dict):
+def _number(reader: Reader, value, where: Location, field: str, constants: dict):
     if sandbox.is_template(value):
         try:
             value = sandbox.render(value, {"constants": dict(constants)}).strip()
@@ -669,3 +674,154 @@ def _patched(deck: Deck, variants: list[Variant]) -> Deck:
                     traits.setdefault(key, value)
         cards.append(replace(card, traits=frozen(traits)))
     return replace(deck, cards=tuple(cards))
+
+
+MAX_TABLE_ROWS = 500
+
+
+def _tables(reader: Reader, data: Map) -> dict[str, tuple]:
+    """Named tables (lists of rows of plain values) that layouts and rulebooks print from."""
+    raw = reader.mapping(data.get("tables", Map()), at(data, "tables"), "tables") or Map()
+    result = {}
+    for name, rows in raw.items():
+        field = join("tables", name)
+        if not isinstance(name, str) or not _NAME.match(name):
+            reader.error(raw.key_where[name], field, f"'{name}' is not a name (lower case, digits, _)")
+            continue
+        if not isinstance(rows, Seq) or len(rows) > MAX_TABLE_ROWS:
+            reader.error(raw.value_where[name], field, f"expected a list of at most {MAX_TABLE_ROWS} rows")
+            continue
+        good = []
+        for index, row in enumerate(rows):
+            if not isinstance(row, Map) or any(isinstance(v, (Map, Seq)) for v in row.values()):
+                reader.error(rows.item_where[index], f"{field}[{index}]", "expected a mapping of plain values")
+                continue
+            good.append(frozen(row))
+        result[name] = tuple(good)
+    return result
+
+
+BOARD_SHAPES = ("square", "hex")
+
+
+def _boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
+    raw = reader.mapping(data.get("boards", Map()), at(data, "boards"), "boards") or Map()
+    result = {}
+    for board_id, body in raw.items():
+        field = join("boards", board_id)
+        if not isinstance(board_id, str) or not _DECK_ID.match(board_id):
+            reader.error(raw.key_where[board_id], field, "a board id is lower case letters, digits and dashes")
+            continue
+        body = reader.mapping(body, raw.value_where[board_id], field)
+        if body is None:
+            continue
+        reader.keys(body, field, ("name", "file", "layout", "size", "grid", "place", "features", "seed"), ("layout",))
+        grid = _board_grid(reader, body, field, constants)
+        size = None
+        if "size" in body:
+            try:
+                text = body["size"]
+                if sandbox.is_template(text):
+                    text = sandbox.render(text, {"constants": dict(constants)})
+                size = parse_size(text, {})
+            except (ValueError, sandbox.TemplateError) as exc:
+                reader.error(at(body, "size"), join(field, "size"), str(exc))
+                continue
+        elif grid is not None:
+            extent = grid_extent(grid.shape, grid.columns, grid.rows, grid.cell)
+            size = (extent[0] + 2 * grid.margin, extent[1] + 2 * grid.margin)
+        else:
+            reader.error(body.where, field, "give size, or a grid to size the board by")
+            continue
+        if not (10 <= size[0] <= MAX_BOARD_MM and 10 <= size[1] <= MAX_BOARD_MM):
+            reader.error(at(body, "size"), join(field, "size"), f"a board is 10 mm to {MAX_BOARD_MM:g} mm on each side")
+            continue
+        file = reader.text(body, "file", field, board_id)
+        if not _DECK_ID.match(file):
+            reader.error(at(body, "file"), join(field, "file"), "a file stem is lower case letters, digits and dashes")
+            continue
+        result[board_id] = Board(
+            id=board_id, file=file, name=reader.text(body, "name", field, board_id), layout=body["layout"],
+            size=size, grid=grid, place=frozen(_placements(reader, body, field, constants, grid)),
+            features=frozen(_features(reader, body, field, grid)),
+            seed=reader.integer(body, "seed", field, 1, 0, 2**31), where=raw.key_where[board_id],
+        )
+    return result
+
+
+MAX_BOARD_MM = 2000.0
+
+
+def _board_grid(reader: Reader, body: Map, field: str, constants: dict) -> BoardGrid | None:
+    if "grid" not in body:
+        return None
+    spec = reader.mapping(body["grid"], at(body, "grid"), join(field, "grid"))
+    if spec is None:
+        return None
+    field = join(field, "grid")
+    reader.keys(spec, field, ("columns", "rows", "cell", "shape", "margin"), ("columns", "rows", "cell"))
+    numbers = {}
+    for key in ("columns", "rows"):
+        value = _number(reader, spec.get(key), at(spec, key), join(field, key), constants)
+        if not isinstance(value, int) or not 1 <= value <= 200:
+            reader.error(at(spec, key), join(field, key), "expected a whole number from 1 to 200")
+            return None
+        numbers[key] = value
+    try:
+        cell = parse_length(spec.get("cell"))
+        margin = parse_length(spec.get("margin", "12mm"))
+    except ValueError as exc:
+        reader.error(spec.where, field, str(exc))
+        return None
+    shape = spec.get("shape", "square")
+    if shape not in BOARD_SHAPES or cell <= 0:
+        reader.error(spec.where, field, f"expected shape square or hex and a positive cell, got {shape!r}, {cell:g} mm")
+        return None
+    return BoardGrid(numbers["columns"], numbers["rows"], cell, shape, margin)
+
+
+def _placements(reader: Reader, body: Map, field: str, constants: dict, grid: BoardGrid | None) -> dict:
+    raw = reader.mapping(body.get("place", Map()), at(body, "place"), join(field, "place")) or Map()
+    result = {}
+    for name, spec in raw.items():
+        where = join(join(field, "place"), name)
+        spec = reader.mapping(spec, raw.value_where[name], where)
+        if spec is None:
+            continue
+        if grid is None:
+            reader.error(spec.where, where, "placing cells needs the board's grid")
+            continue
+        reader.keys(spec, where, ("count", "rows", "columns"), ("count",))
+        lines = {}
+        for key, limit in (("rows", grid.rows), ("columns", grid.columns)):
+            value = spec.get(key)
+            if value is None:
+                lines[key] = None
+            elif isinstance(value, list) and value and all(isinstance(v, int) and 1 <= v <= limit for v in value):
+                lines[key] = tuple(value)
+            else:
+                reader.error(at(spec, key), join(where, key), f"expected a list of {key} from 1 to {limit}")
+                lines[key] = ()
+        count = _number(reader, spec.get("count"), at(spec, "count"), join(where, "count"), constants)
+        cells = len(lines["rows"] or range(grid.rows)) * len(lines["columns"] or range(grid.columns))
+        if not isinstance(count, int) or not 0 <= count <= cells:
+            reader.error(at(spec, "count"), join(where, "count"), f"expected a whole number from 0 to {cells} (the cells available)")
+            continue
+        result[str(name)] = Placement(count, lines["rows"], lines["columns"])
+    return result
+
+
+def _features(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> dict:
+    raw = reader.mapping(body.get("features", Map()), at(body, "features"), join(field, "features")) or Map()
+    result = {}
+    for name, cells in raw.items():
+        where = join(join(field, "features"), name)
+        if grid is None or not isinstance(cells, list):
+            reader.error(raw.value_where[name], where, "expected a list of cells such as C4 on a board with a grid")
+            continue
+        bad = [c for c in cells if (index := cell_index(c)) is None or index[0] >= grid.columns or index[1] >= grid.rows]
+        if bad:
+            reader.error(raw.value_where[name], where, f"not cells of this {grid.columns} x {grid.rows} grid: {', '.join(map(str, bad))}")
+            continue
+        result[str(name)] = tuple(str(c).upper() for c in cells)
+    return result

@@ -140,6 +140,42 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class BoardGrid:
+    """The cells of a board: `columns` x `rows` squares or hexes `cell` mm across, `margin` mm from its edges."""
+
+    columns: int
+    rows: int
+    cell: float
+    shape: str
+    margin: float
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Cells chosen at random from a seed: `count` distinct cells among the given rows and columns (1-based)."""
+
+    count: int
+    rows: tuple[int, ...] | None
+    columns: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A map or play mat: one large face, drawn by its layout, tiled over pages when larger than the paper."""
+
+    id: str
+    file: str  # the output file's stem: map, mat, ...
+    name: str
+    layout: str
+    size: tuple[float, float]
+    grid: BoardGrid | None
+    place: Mapping[str, Placement]
+    features: Mapping[str, tuple[str, ...]]
+    seed: int
+    where: Location
+
+
+@dataclass(frozen=True)
 class Game:
     root: Path
     id: str
@@ -157,6 +193,8 @@ class Game:
     variants: Mapping[str, Variant]
     where: Location
     findings: tuple[Finding, ...] = ()
+    boards: Mapping[str, Board] = field(default_factory=dict)
+    tables: Mapping[str, tuple] = field(default_factory=dict)
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
-from .imposition import Grid, Sheet
+from .imposition import Sheet
 from .units import PT_PER_MM
 
 K = PT_PER_MM
@@ -92,44 +92,41 @@ class Painter:
 class SheetWriter:
     """Writes sheets of faces into one PDF; a face used more than once is drawn once as a form XObject."""
 
-    def __init__(self, path: Path, paper: tuple[float, float], title: str, greyscale: bool = False):
+    def __init__(self, path: Path, title: str, greyscale: bool = False):
         # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
         initial = fonts.face("text").fontName
-        self.canvas = Canvas(str(path), pagesize=(paper[0] * K, paper[1] * K), invariant=1, pageCompression=1,
-                             initialFontName=initial)
+        self.canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
         self.painter = Painter(self.canvas, greyscale)
-        self.paper = paper
         self.forms: dict[tuple[int, int], str] = {}
         self.section = 0
         self.reused: set[int] = set()
         self.pages = 0
 
     def start_section(self, reused: set[int]) -> None:
-        """Begin the sheets of another deck: its face indices are its own; `reused` are drawn as forms."""
+        """Begin the sheets of another deck or board: its face indices are its own; `reused` are drawn as forms."""
         self.section += 1
         self.reused = reused
 
-    def sheet(self, sheet: Sheet, faces: list[Face], layout: Grid) -> None:
+    def sheet(self, sheet: Sheet, faces: list[Face]) -> None:
         c = self.canvas
+        width, height = sheet.paper
+        c.setPageSize((width * K, height * K))
         for slot, index in sheet.placements:
             face = faces[index]
             c.saveState()
             path = c.beginPath()
-            path.rect((slot.x - slot.left) * K, (self.paper[1] - slot.y - slot.h - slot.bottom) * K,
+            path.rect((slot.x - slot.left) * K, (height - slot.y - slot.h - slot.bottom) * K,
                       (slot.w + slot.left + slot.right) * K, (slot.h + slot.top + slot.bottom) * K)
             c.clipPath(path, stroke=0, fill=0)
-            c.translate(slot.x * K, (self.paper[1] - slot.y - slot.h) * K)
+            c.translate(slot.x * K, (height - slot.y - slot.h) * K)
             if index in self.reused:
                 c.doForm(self._form(index, face))
             else:
                 self.painter.paint(face.items, face.height)
             c.restoreState()
-        self.painter.paint(layout.cut_guides(slot for slot, _ in sheet.placements), self.paper[1])
-        self.painter.paint(layout.marks, self.paper[1])
-        if layout.fold is not None:
-            self.painter.paint((layout.fold,), self.paper[1])
+        self.painter.paint(sheet.overlay, height)
         c.showPage()
         self.pages += 1
 
@@ -138,7 +135,7 @@ class SheetWriter:
         if name is None:
             name = self.forms[(self.section, index)] = f"s{self.section}f{index}"
             c = self.canvas
-            reach = 50.0  # mm: the form's box; clipping at placement decides what shows
+            reach = 20.0  # mm around the trim: the form's box; clipping at placement decides what shows
             c.beginForm(name, -reach * K, -reach * K, (face.width + reach) * K, (face.height + reach) * K)
             self.painter.paint(face.items, face.height)
             c.endForm()
