@@ -1,0 +1,117 @@
+"""Tokens, boards and maps: counter sheets register front to back, maps tile with overlaps, seeds repeat."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from pypdf import PdfReader
+
+from generator.boards import board_context, placed_cells
+from generator.documents import Options, build_game
+from generator.imposition import OVERLAP, TILE_MARGIN, tiles
+from generator.loading import load_game
+from generator.units import PAPERS, PT_PER_MM
+from pdfcheck import char_boxes
+
+TOKENS = """\
+  chits:
+    name: Chits
+    component: tokens
+    format: {size: counter-5/8in, packing: sheet}
+    file: chits.yaml
+    size: 30
+    face: chit.yaml
+    back: chit-back.yaml
+"""
+CHIT = "elements:\n  - {kind: text, x: 2, y: 4, w: 11.875, h: 8, text: I, font: text-bold, size: 14, align: center}\n"
+
+
+def token_game(make_game, extra_rules: str = ""):
+    folder = make_game({"chits.yaml": "cards:\n  - {title: Chit, count: 30}\n", "chit.yaml": CHIT, "chit-back.yaml": CHIT})
+    text = (folder / "game.yaml").read_text().replace("rules:\n", TOKENS + "rules:\n" + extra_rules)
+    text = text.replace("  - name: typed\n    require: [type, force]\n", "  - name: typed\n    require: [type, force]\n    decks: [reds]\n")
+    (folder / "game.yaml").write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize("edge", ["long", "short"])
+def test_counters_register_front_to_back(make_game, tmp_path, edge):
+    folder = token_game(make_game)
+    build_game(load_game(folder), tmp_path, Options(duplex=edge))
+    pdf = tmp_path / "tiny" / "tokens.pdf"
+    assert len(PdfReader(pdf).pages) == 2
+    width, height = PAPERS["a4"]
+    front = sorted(((l + r) / 2, (b + t) / 2) for l, b, r, t in char_boxes(pdf, 0, "I"))
+    back = [((l + r) / 2, (b + t) / 2) for l, b, r, t in char_boxes(pdf, 1, "I")]
+    assert len(front) == len(back) == 30
+    # the chit's mark is centred in it, so the back's mark lies exactly behind the front's once turned over
+    turned = sorted((width * PT_PER_MM - x, y) if edge == "long" else (x, height * PT_PER_MM - y) for x, y in back)
+    offsets = [(fx - bx, fy - by) for (fx, fy), (bx, by) in zip(front, turned)]
+    spread_x = max(o[0] for o in offsets) - min(o[0] for o in offsets)
+    spread_y = max(o[1] for o in offsets) - min(o[1] for o in offsets)
+    assert spread_x < 0.05 and spread_y < 0.05
+    assert all(abs(o[0]) < 0.6 and abs(o[1]) < 1.2 for o in offsets)  # glyph outline vs box centre, both sides
+
+
+def test_token_counts_are_checked_against_the_data(make_game):
+    from generator.validation import check_data
+
+    rule = "  - name: enough-chits\n    count: {min: 40}\n    decks: [chits]\n"
+    found = [f.message for f in check_data(load_game(token_game(make_game, rule)))]
+    assert found == ["[enough-chits] the number of matching cards in deck(s) chits is 30, expected at least 40"]
+
+
+def test_counter_sheet_packs_edge_to_edge():
+    from generator.imposition import grid
+
+    layout = grid(PAPERS["a4"], (15.875, 15.875), 3.0, packing="sheet")
+    xs = sorted({round(s.x, 4) for s in layout.slots})
+    assert all(math.isclose(b - a, 15.875) for a, b in zip(xs, xs[1:]))  # no gutter: one cut serves two counters
+    assert all(s.left == s.right == s.top == s.bottom == 0 for s in layout.slots)
+    assert layout.cut == "outline"
+
+
+def test_big_map_is_tiled_with_overlaps():
+    plan = tiles((500.0, 400.0), PAPERS["a4"], "test")
+    window = [p - 2 * TILE_MARGIN for p in plan.paper]
+    assert plan.columns * plan.rows == len(plan.sheets) > 1
+    for axis, count, length in ((0, plan.columns, 500.0), (1, plan.rows, 400.0)):
+        # the tiles cover the board, and neighbours share exactly OVERLAP mm
+        assert (count - 1) * (window[axis] - OVERLAP) + window[axis] >= length
+        assert (count - 2) * (window[axis] - OVERLAP) + window[axis] < length
+    first, second = plan.sheets[0].placements[0][0], plan.sheets[1].placements[0][0]
+    shown_first = (-first.left, -first.left + first.w + first.left + first.right)  # the board x range on tile 1
+    shown_second = (-second.left, -second.left + second.w + second.left + second.right)
+    assert math.isclose(shown_first[1] - shown_second[0], OVERLAP)
+
+
+def test_a_board_that_fits_is_one_centred_page():
+    plan = tiles((180.0, 260.0), PAPERS["a4"], "test")
+    assert len(plan.sheets) == 1
+    slot = plan.sheets[0].placements[0][0]
+    assert math.isclose(slot.x, 15.0) and math.isclose(slot.y, 18.5)
+
+
+def test_grid_battle_map_tiles_and_places_cities_from_the_seed(tmp_path):
+    game = load_game("grid-battle")
+    board = game.boards["battlefield"]
+    assert board.size[0] > PAPERS["a4"][0] - 2 * TILE_MARGIN  # larger than one page: tiled
+    first, again, other = placed_cells(board, 7), placed_cells(board, 7), placed_cells(board, 8)
+    assert first == again and first != other
+    for seed in range(50):
+        cities = placed_cells(board, seed)["cities"]
+        assert len(set(cities)) == game.constants["cities"]
+        assert all(row in (3, 4) for _, row in cities)  # the two rows of no man's land, counted from 0
+        assert not {(1, 3), (6, 4)} & set(cities)  # never on the woods the data names
+    context = board_context(game, board, 7)["board"]
+    assert [c["label"] for c in context["placed"]["cities"]] == [
+        f"{chr(65 + c)}{r + 1}" for c, r in first["cities"]]
+    build_game(game, tmp_path, Options(seed=7))
+    pdf = tmp_path / "grid-battle" / "map.pdf"
+    assert len(PdfReader(pdf).pages) == 2
+    labels = ", ".join(c["label"] for c in context["placed"]["cities"])
+    assert char_boxes(pdf, 0, f"seed 7: {labels}") or char_boxes(pdf, 1, f"seed 7: {labels}")
+    first_build = pdf.read_bytes()
+    build_game(game, tmp_path, Options(seed=7))
+    assert pdf.read_bytes() == first_build
