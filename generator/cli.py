@@ -74,6 +74,7 @@ def build(
     greyscale: bool = typer.Option(False, "--greyscale", help="Print in shades of grey (ink saver)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for what boards place at random (default: each board's own); printed on the board."),
+    booklet: bool = typer.Option(False, "--booklet", help="Also write rules-booklet.pdf: the rulebook two-up, in saddle-stitch order."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
 ) -> None:
     """Build the print-and-play kit of each game into OUT/<game>/."""
@@ -87,7 +88,7 @@ def build(
             raise MusterError(f"--bleed must be between 0mm and 10mm, got {bleed}")
     except ValueError as exc:
         _fail(MusterError(f"--bleed: {exc}"))
-    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed)
+    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet)
     failed = 0
     try:
         targets = _games(games)
@@ -144,6 +145,7 @@ def validate(
     else:
         for finding in findings:
             typer.echo(str(finding))
+        sys.stdout.flush()  # the findings first, then the count on stderr, also when both go to one pipe
         errors = sum(f.severity == "error" for f in findings)
         warnings = len(findings) - errors
         typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)

@@ -12,11 +12,13 @@ from pathlib import Path
 from . import __version__
 from .errors import Finding, GameInvalid
 from .boards import lay_out_board
+from .booklet import impose_booklet
 from .display import Face
 from .imposition import grid, sheets, tiles
 from .layout import DeckFaces, lay_out_cards
 from .model import Board, Game
 from .render import SheetWriter, atomic_target
+from .rulebook import check_rulebook, render_text, write_rulebook
 from .units import PAPERS
 from .validation import check_data
 
@@ -30,10 +32,12 @@ class Options:
     greyscale: bool = False
     variants: tuple[str, ...] = ()
     seed: int | None = None  # overrides every board's own seed
+    booklet: bool = False    # also write rules-booklet.pdf, whatever the game's rulebook says
 
     def as_dict(self) -> dict:
         return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
-                "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed}
+                "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed,
+                "booklet": self.booklet}
 
 
 @dataclass
@@ -56,6 +60,7 @@ def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
             findings.extend(lay_out_cards(game, deck, bleed).findings)
         for board in game.boards.values():
             findings.extend(lay_out_board(game, board)[1])
+        findings.extend(check_rulebook(game))
     return findings
 
 
@@ -66,7 +71,9 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
         raise GameInvalid(findings)
     laid_out = {deck_id: lay_out_cards(game, deck, options.bleed) for deck_id, deck in game.decks.items()}
     boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
+    rules = render_text(game) if game.rulebook else None
     findings = [f for deck in laid_out.values() for f in deck.findings] + [f for _, fs in boards.values() for f in fs]
+    findings += rules.findings if rules else []
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
     folder = out / game.id
@@ -78,6 +85,8 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     for stem in dict.fromkeys(board.file for board in game.boards.values()):
         members = [board for board in game.boards.values() if board.file == stem]
         built.append(board_sheets(game, members, {b.id: boards[b.id][0] for b in members}, folder / f"{stem}.pdf", options))
+    if rules is not None:
+        built += rulebook_files(game, rules.markdown, folder, options)
     write_manifest(game, folder, built, options)
     return built
 
@@ -129,6 +138,32 @@ def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], final
     seeds = {b.id: b.seed if options.seed is None else options.seed for b in members if b.place}
     extra = {"boards": [b.id for b in members], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
     return Built(final.name, "map" if final.stem == "map" else "board", writer.pages, digest, extra)
+
+
+def rulebook_files(game: Game, markdown: str, folder: Path, options: Options) -> list[Built]:
+    """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
+    paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
+    built = []
+    final = folder / "rules.pdf"
+    temporary = atomic_target(final)
+    try:
+        pages = write_rulebook(game, markdown, temporary, paper)
+        digest = sha256(temporary)
+        if options.booklet or game.rulebook.booklet:
+            booklet_final = folder / "rules-booklet.pdf"
+            booklet_temporary = atomic_target(booklet_final)
+            try:
+                sheet = "letter" if paper == "letter" else "a4"
+                sides = impose_booklet(temporary, booklet_temporary, sheet)
+                built.append(Built(booklet_final.name, "booklet", sides, sha256(booklet_temporary),
+                                   {"paper": f"{sheet} landscape", "rulebook_pages": pages}))
+                os.replace(booklet_temporary, booklet_final)
+            finally:
+                booklet_temporary.unlink(missing_ok=True)
+        os.replace(temporary, final)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return [Built(final.name, "rules", pages, digest, {"paper": paper})] + built
 
 
 def sha256(path: Path) -> str:

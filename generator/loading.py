@@ -13,7 +13,8 @@ from . import sandbox
 from .errors import Finding, Location, MusterError
 from .geometry import cell_index, grid_extent
 from .model import (
-    TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Term, Trait, Variant, Vocabulary, frozen,
+    TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Rulebook, Term, Trait, Variant, Vocabulary,
+    frozen,
 )
 from .resources import bundled_games_dir, confined
 from .sourcemap import Map, Seq, load_yaml
@@ -153,6 +154,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     game_variants = _variants(reader, data, traits, vocabularies)
     tables = _tables(reader, data)
     boards = _boards(reader, data, constants)
+    rulebook = _rulebook(reader, data, root)
     for name in variants:
         if name not in game_variants:
             hint = difflib.get_close_matches(name, list(game_variants), n=1)
@@ -179,6 +181,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         findings=tuple(reader.findings),
         boards=frozen(boards),
         tables=frozen(tables),
+        rulebook=rulebook,
     )
 
 
@@ -825,3 +828,32 @@ def _features(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> 
             continue
         result[str(name)] = tuple(str(c).upper() for c in cells)
     return result
+
+
+RULEBOOK_PAPERS = ("a4", "letter", "a5")
+
+
+def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
+    if "rulebook" not in data:
+        return None
+    body = reader.mapping(data["rulebook"], at(data, "rulebook"), "rulebook")
+    if body is None:
+        return None
+    reader.keys(body, "rulebook", ("file", "paper", "booklet"), ("file",))
+    try:
+        path = confined(root, str(body.get("file")))
+    except MusterError as exc:
+        reader.error(at(body, "file"), "rulebook.file", exc.message)
+        return None
+    if not path.is_file():
+        reader.error(at(body, "file"), "rulebook.file", f"no file '{body['file']}' in {root.name}/")
+        return None
+    paper = body.get("paper")
+    if paper is not None and paper not in RULEBOOK_PAPERS:
+        reader.error(at(body, "paper"), "rulebook.paper", f"expected one of {', '.join(RULEBOOK_PAPERS)}, got {paper!r}")
+        paper = None
+    booklet = body.get("booklet", False)
+    if not isinstance(booklet, bool):
+        reader.error(at(body, "booklet"), "rulebook.booklet", f"expected true or false, got {describe(booklet)}")
+        booklet = False
+    return Rulebook(path, paper, booklet, at(data, "rulebook"))

@@ -176,6 +176,16 @@ class Board:
 
 
 @dataclass(frozen=True)
+class Rulebook:
+    """The rules: Markdown with Jinja in the game folder, typeset into rules.pdf (and a booklet if asked)."""
+
+    path: Path
+    paper: str | None  # a4, letter, a5; None: the build's paper
+    booklet: bool
+    where: Location
+
+
+@dataclass(frozen=True)
 class Game:
     root: Path
     id: str
@@ -195,6 +205,7 @@ class Game:
     findings: tuple[Finding, ...] = ()
     boards: Mapping[str, Board] = field(default_factory=dict)
     tables: Mapping[str, tuple] = field(default_factory=dict)
+    rulebook: Rulebook | None = None
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -1,0 +1,358 @@
+"""Rulebooks: Markdown with Jinja from the game folder, typeset with reportlab's platypus into rules.pdf."""
+
+from __future__ import annotations
+
+import re
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from . import fonts, sandbox
+from .errors import Finding, Location, MusterError
+from .layout import game_context
+from .model import Game
+from .resources import confined
+from .units import PAPERS, PT_PER_MM
+
+MAX_SOURCE_BYTES = 1024 * 1024
+PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
+_ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
+SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
+
+
+@dataclass
+class RulesText:
+    markdown: str
+    findings: list[Finding]
+
+
+def rulebook_context(game: Game) -> dict:
+    """Everything a rulebook may print: the game's data as plain values."""
+    decks = {}
+    for deck in game.decks.values():
+        cards = []
+        for card in deck.cards:
+            values = {name: list(v) if isinstance(v, tuple) else v for name, v in card.traits.items()}
+            cards.append({**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed})
+        decks[deck.id] = {"id": deck.id, "name": deck.name, "size": deck.size, "total": deck.total,
+                          "component": deck.component, "cards": cards, **dict(deck.style)}
+    return {
+        **game_context(game),
+        "decks": decks,
+        "traits": {t.name: {"label": t.label, "description": t.description, "kind": t.kind} for t in game.traits.values()},
+        "boards": {b.id: {"name": b.name, "w": b.size[0], "h": b.size[1]} for b in game.boards.values()},
+        "summary": game.summary,
+    }
+
+
+def render_text(game: Game) -> RulesText:
+    """The rulebook's Markdown with every Jinja expression evaluated; errors name rules.md and the line."""
+    book = game.rulebook
+    source = book.path.read_bytes()
+    if len(source) > MAX_SOURCE_BYTES:
+        raise MusterError(f"rulebook is {len(source)} bytes; the limit is {MAX_SOURCE_BYTES}", Location(book.path))
+    try:
+        text = sandbox.environment().from_string(source.decode("utf-8")).render(rulebook_context(game))
+    except UnicodeDecodeError as exc:
+        return RulesText("", [Finding("error", Location(book.path), "rulebook", f"not UTF-8 text (byte {exc.start})")])
+    except sandbox.TemplateError as exc:
+        line = getattr(exc, "lineno", None) or _template_line(exc)
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return RulesText("", [Finding("error", Location(book.path, line or 0, 1 if line else 0), "rulebook", message)])
+    return RulesText(text, _coverage(game, text))
+
+
+def _template_line(exc: BaseException) -> int | None:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "<template>"]
+    return frames[-1].lineno if frames else None
+
+
+def _coverage(game: Game, text: str) -> list[Finding]:
+    """Every card of every card deck must appear in the rulebook (its card reference)."""
+    findings = []
+    for deck in game.decks.values():
+        if deck.component != "cards":
+            continue
+        missing = sorted({card.title for card in deck.cards if escape(card.title) not in text and card.title not in text})
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            findings.append(Finding("error", game.rulebook.where, "rulebook",
+                                    f"the card reference lacks {len(missing)} card(s) of deck '{deck.id}': {shown}"))
+    return findings
+
+
+def check_rulebook(game: Game) -> list[Finding]:
+    if game.rulebook is None:
+        return []
+    return render_text(game).findings
+
+
+
+
+class Book:
+    """Turns the rendered Markdown into platypus flowables and writes the PDF."""
+
+    def __init__(self, game: Game, paper: tuple[float, float]):
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.pdfbase.pdfmetrics import registerFontFamily
+
+        for name in ("text", "text-bold", "text-italic", "text-bold-italic", "display", "display-bold"):
+            fonts.face(name)
+        registerFontFamily("text", normal="text", bold="text-bold", italic="text-italic", boldItalic="text-bold-italic")
+        self.game = game
+        self.paper = paper
+        small = paper[0] < 160
+        body = 9 if small else 10
+        self.margin = 14.0 if small else 20.0  # mm
+        ink = "#1d1d1b"
+
+        def style(name, font, size, leading, **extra):
+            return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading, textColor=extra.pop("colour", ink), **extra)
+
+        self.styles = {
+            "body": style("body", "text", body, body * 1.35, spaceAfter=body * 0.6),
+            "item": style("item", "text", body, body * 1.35, spaceAfter=body * 0.25),
+            "cell": style("cell", "text", body - 1.5, (body - 1.5) * 1.25),
+            "head": style("head", "text-bold", body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
+            "code": style("code", "text", body - 1, (body - 1) * 1.3),
+            1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8),
+            2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4),
+            3: style("h3", "text-bold", body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2),
+            "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
+            "subtitle": style("subtitle", "text-italic", body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
+                              colour="#5a574f"),
+            "toc1": style("toc1", "text-bold", body, body * 1.5),
+            "toc2": style("toc2", "text", body - 0.5, body * 1.35, leftIndent=body * 1.6),
+        }
+        self.numbers = [0, 0, 0]
+        self.section = ""
+
+    # -- inline
+
+    def inline(self, node) -> str:
+        """reportlab paragraph markup for an inline node's children."""
+        out = []
+        for child in node.children or []:
+            kind = child.type
+            if kind == "text":
+                out.append(self._icons(escape(child.content)))
+            elif kind == "softbreak":
+                out.append(" ")
+            elif kind == "hardbreak":
+                out.append("<br/>")
+            elif kind == "strong":
+                out.append(f"<b>{self.inline(child)}</b>")
+            elif kind == "em":
+                out.append(f"<i>{self.inline(child)}</i>")
+            elif kind == "code_inline":
+                out.append(f'<font name="text-bold">{escape(child.content)}</font>')
+            elif kind == "link":
+                out.append(self.inline(child))
+            elif kind == "image":
+                out.append(escape(child.attrs.get("alt", "") or child.content))
+            elif kind != "html_inline":
+                out.append(escape(child.content or ""))
+        return "".join(out)
+
+    def _icons(self, text: str) -> str:
+        def glyph(match):
+            icon = self.game.icons.get(match.group(1))
+            if icon is None:
+                raise MusterError(f"unknown icon '{match.group(1)}' in the rulebook", Location(self.game.rulebook.path))
+            if icon.image is not None:
+                return f'<img src="{escape(str(icon.image))}" width="9" height="9" valign="middle"/>'
+            colour = f' color="{icon.colour}"' if icon.colour else ""
+            return f'<font name="{icon.font}"{colour}>{escape(icon.glyph or "")}</font>'
+
+        return _ICON.sub(glyph, text)
+
+    # -- blocks
+
+    def blocks(self, nodes, width: float, text_style: str = "body") -> list:
+        from reportlab.platypus import HRFlowable, PageBreak, Paragraph, Preformatted
+
+        story = []
+        for node in nodes:
+            kind = node.type
+            if kind == "heading":
+                story.append(self.heading(int(node.tag[1]), self.inline(node.children[0])))
+            elif kind == "paragraph":
+                children = node.children[0].children or []
+                if len(children) == 1 and children[0].type == "image":
+                    story.append(self.image(children[0], width))
+                else:
+                    story.append(Paragraph(self.inline(node.children[0]), self.styles[text_style]))
+            elif kind in ("bullet_list", "ordered_list"):
+                story.append(self.listing(node, width))
+            elif kind == "table":
+                story.append(self.table(node, width))
+            elif kind == "blockquote":
+                story.append(self.example(node, width))
+            elif kind == "hr":
+                story.append(HRFlowable(width="100%", thickness=0.5, color="#9a958a", spaceBefore=4, spaceAfter=6))
+            elif kind in ("code_block", "fence"):
+                story.append(Preformatted(node.content.rstrip("\n"), self.styles["code"]))
+            elif kind == "html_block" and PAGE_BREAK.search(node.content):
+                story.append(PageBreak())
+        return story
+
+    def heading(self, level: int, markup: str):
+        from reportlab.platypus import Paragraph
+
+        level = min(level, 3)
+        self.numbers[level - 1] += 1
+        for deeper in range(level, 3):
+            self.numbers[deeper] = 0
+        number = ".".join(str(n) for n in self.numbers[:level])
+        paragraph = Paragraph(f"{number}&nbsp;&nbsp;{markup}", self.styles[level])
+        plain = re.sub(r"<[^>]+>", "", markup)
+        paragraph.toc = (level - 1, f"{number}  {plain}", f"section-{number}")
+        return paragraph
+
+    def listing(self, node, width: float):
+        from reportlab.platypus import ListFlowable, ListItem
+
+        items = [ListItem(self.blocks(item.children, width - 16, "item"), leftIndent=14) for item in node.children]
+        size = self.styles["body"].fontSize
+        if node.type == "ordered_list":
+            start = str(node.attrs.get("start", 1) or 1)
+            return ListFlowable(items, bulletType="1", start=start, bulletFontName="text-bold", bulletFontSize=size,
+                                leftIndent=14, spaceAfter=4)
+        return ListFlowable(items, bulletType="bullet", start="•", bulletFontName="text", bulletFontSize=size,
+                            leftIndent=14, spaceAfter=4)
+
+    def table(self, node, width: float):
+        """A table with its header rows repeated on every page it spans; a short one is kept on one page."""
+        from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
+
+        rows = []
+        header_rows = 0
+        for section in node.children:
+            for row in section.children:
+                style = self.styles["head" if section.type == "thead" else "cell"]
+                rows.append([Paragraph(self.inline(cell.children[0]) if cell.children else "", style) for cell in row.children])
+                header_rows += section.type == "thead"
+        columns = max(len(r) for r in rows)
+        lengths = [max(len(re.sub(r"<[^>]+>", "", r[i].text)) if i < len(r) else 0 for r in rows) + 4 for i in range(columns)]
+        widths = [max(0.08, length / sum(lengths)) for length in lengths]
+        table = Table(rows, colWidths=[width * w / sum(widths) for w in widths], repeatRows=header_rows, hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, header_rows - 1), "#3b3a36"),
+            ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), ["#ffffff", "#efece4"]),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.25, "#b9b4a8"),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+        ]))
+        table.spaceAfter = 8
+        return KeepTogether([table]) if len(rows) <= SHORT_TABLE else table
+
+    def example(self, node, width: float):
+        from reportlab.platypus import Table, TableStyle
+
+        box = Table([[self.blocks(node.children, width - 16)]], colWidths=[width], hAlign="LEFT")
+        box.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), "#f1eee6"),
+            ("LINEBEFORE", (0, 0), (0, -1), 2.5, "#8a8578"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 8),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+            ("TOPPADDING", (0, 0), (-1, -1), 5),
+        ]))
+        box.spaceAfter = 8
+        return box
+
+    def image(self, node, width: float):
+        from PIL import Image as PILImage
+        from reportlab.platypus import Image
+
+        source = node.attrs.get("src", "")
+        path = confined(self.game.root, source)
+        if not path.is_file():
+            raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path))
+        with PILImage.open(path) as picture:
+            w, h = picture.size
+        scale = min(1.0, width / w)
+        return Image(str(path), width=w * scale, height=h * scale)
+
+    # -- the document
+
+    def title_page(self) -> list:
+        from reportlab.platypus import Paragraph, Spacer
+
+        game = self.game
+        story = [Spacer(1, self.paper[1] * PT_PER_MM * 0.16), Paragraph(escape(game.title), self.styles["title"])]
+        if game.summary:
+            story.append(Paragraph(escape(game.summary), self.styles["subtitle"]))
+        story.append(Paragraph("<b>Players:</b> " + escape(str(game.players)), self.styles["body"]))
+        story.append(Paragraph("<b>Components</b>", self.styles["body"]))
+        parts = [f"{deck.name}: {deck.total} {('card' if deck.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')}"
+                 for deck in game.decks.values()]
+        parts += [f"{board.name} ({board.size[0]:.0f} × {board.size[1]:.0f} mm)" for board in game.boards.values()]
+        story += [Paragraph("•&nbsp;&nbsp;" + escape(part), self.styles["item"]) for part in parts]
+        return story
+
+    def build(self, text: str, target: Path) -> int:
+        from markdown_it import MarkdownIt
+        from markdown_it.tree import SyntaxTreeNode
+        from reportlab.lib.units import mm
+        from reportlab.platypus import Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph
+        from reportlab.platypus.doctemplate import BaseDocTemplate
+        from reportlab.platypus.tableofcontents import TableOfContents
+
+        page = (self.paper[0] * mm, self.paper[1] * mm)
+        margin = self.margin * mm
+        frame_width = page[0] - 2 * margin
+        book = self
+        pages = [0]
+
+        class Document(BaseDocTemplate):
+            def beforeDocument(self):  # multiBuild typesets more than once: the header starts empty each time
+                book.section = ""
+
+            def afterFlowable(self, flowable):
+                entry = getattr(flowable, "toc", None)
+                if entry:
+                    level, title, key = entry
+                    self.canv.bookmarkPage(key)
+                    self.canv.addOutlineEntry(title, key, level=level, closed=level > 0)
+                    self.notify("TOCEntry", (level, title, self.page, key))
+                    if level == 0:
+                        book.section = title
+
+        def count(canvas, document):
+            pages[0] = document.page
+
+        def furniture(canvas, document):
+            canvas.saveState()
+            canvas.setFont("text", 7.5)
+            canvas.setFillColor("#5a574f")
+            top = page[1] - margin * 0.55
+            canvas.drawString(margin, top, book.game.title)
+            canvas.drawRightString(page[0] - margin, top, book.section)
+            canvas.setStrokeColor("#b9b4a8")
+            canvas.setLineWidth(0.4)
+            canvas.line(margin, top - 3, page[0] - margin, top - 3)
+            canvas.drawCentredString(page[0] / 2, margin * 0.45, str(document.page))
+            canvas.restoreState()
+            count(canvas, document)
+
+        document = Document(str(target), pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
+                            bottomMargin=margin, title=f"{self.game.title}: rules", creator="Muster",
+                            invariant=1, initialFontName="text")
+        frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body")
+        document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
+                                   PageTemplate("content", [frame], onPageEnd=furniture)])
+        toc = TableOfContents(levelStyles=[self.styles["toc1"], self.styles["toc2"]], dotsMinLevel=0)
+        tree = SyntaxTreeNode(MarkdownIt("commonmark").enable("table").parse(text))
+
+        self.numbers = [0, 0, 0]
+        story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
+                                     toc, PageBreak()] + self.blocks(tree.children, frame_width)
+        document.multiBuild(story)
+        return pages[0]
+
+
+def write_rulebook(game: Game, text: str, target: Path, paper: str) -> int:
+    """Typesets the rulebook into `target`; returns the number of pages."""
+    return Book(game, PAPERS[paper]).build(text, target)

@@ -1,0 +1,134 @@
+"""Rulebooks: Markdown and Jinja from the game's data, typeset with an outline; booklets in saddle-stitch order."""
+
+from __future__ import annotations
+
+import glob
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from generator.booklet import impose_booklet, saddle_stitch_order
+from generator.documents import Options, build_game, validate
+from generator.loading import bundled_games, load_game
+from generator.rulebook import render_text
+from pdfcheck import page_text
+
+RULES = """\
+# Playing
+
+Shuffle the **{{ decks.reds.name }}**. Each player draws [[star]] three cards.
+
+## Fighting
+
+Highest force wins.
+
+# Card reference
+
+| Card | Force |
+|---|---|
+{% for card in decks.reds.cards %}| {{ card.title }} | {{ card.force }} |
+{% endfor %}
+"""
+
+
+def rules_game(make_game, rules: str = RULES):
+    folder = make_game({"rules.md": rules})
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "rulebook: {file: rules.md}\n")
+    return folder
+
+
+def outline(pdf: Path) -> list[tuple[int, str]]:
+    reader = PdfReader(pdf)
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                yield from walk(item, depth + 1)
+            else:
+                yield depth, item.title
+
+    return list(walk(reader.outline, 0))
+
+
+def test_rulebook_has_numbered_bookmarks_and_data_tables(make_game, tmp_path):
+    folder = rules_game(make_game)
+    build_game(load_game(folder), tmp_path, Options())
+    pdf = tmp_path / "tiny" / "rules.pdf"
+    assert outline(pdf) == [(0, "1  Playing"), (1, "1.1  Fighting"), (0, "2  Card reference")]
+    text = "\n".join(page_text(pdf, i) for i in range(len(PdfReader(pdf).pages)))
+    assert "Alpha 2" in text.replace("\r", "") or re.search(r"Alpha\s+2", text)
+    assert "Contents" in text and "Red deck" in text
+
+
+def test_changing_a_card_changes_the_rulebook(make_game, tmp_path):
+    folder = rules_game(make_game)
+    before = render_text(load_game(folder)).markdown
+    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 2", "force: 7"))
+    after = render_text(load_game(folder)).markdown
+    assert "| Alpha | 2 |" in before and "| Alpha | 7 |" in after
+    build_game(load_game(folder), tmp_path, Options())
+    pdf = tmp_path / "tiny" / "rules.pdf"
+    text = " ".join(page_text(pdf, i) for i in range(len(PdfReader(pdf).pages)))
+    assert re.search(r"Alpha\s+7", text)
+
+
+def test_unknown_reference_is_a_finding_with_the_line(make_game):
+    folder = rules_game(make_game, RULES.replace("{{ decks.reds.name }}", "{{ decks.blues.name }}"))
+    found = [str(f) for f in validate(load_game(folder))]
+    assert found == [f"{folder / 'rules.md'}:3:1: error: rulebook: 'dict object' has no attribute 'blues'"]
+
+
+def test_every_deck_must_appear_in_the_card_reference(make_game):
+    folder = rules_game(make_game, "# Playing\n\nAlpha is the only card named here.\n")
+    found = [f.message for f in validate(load_game(folder))]
+    assert found == ["the card reference lacks 1 card(s) of deck 'reds': Bravo"]
+
+
+@pytest.mark.parametrize("pages, expected", [
+    (1, [(None, 1), (None, None)]),
+    (4, [(4, 1), (2, 3)]),
+    (5, [(None, 1), (2, None), (None, 3), (4, 5)]),
+    (13, [(None, 1), (2, None), (None, 3), (4, 13), (12, 5), (6, 11), (10, 7), (8, 9)]),
+])
+def test_saddle_stitch_order(pages, expected):
+    assert saddle_stitch_order(pages) == expected
+
+
+def test_booklet_pages_are_two_up_landscape(make_game, tmp_path):
+    folder = rules_game(make_game)
+    build_game(load_game(folder), tmp_path, Options(booklet=True))
+    rules = PdfReader(tmp_path / "tiny" / "rules.pdf")
+    booklet = PdfReader(tmp_path / "tiny" / "rules-booklet.pdf")
+    assert len(booklet.pages) == 2 * -(-len(rules.pages) // 4)
+    box = booklet.pages[0].mediabox
+    assert float(box.width) > float(box.height)
+    # the first sheet's right half is page 1: the title page with the game's title
+    assert "Tiny War" in booklet.pages[0].extract_text()
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def test_no_sentence_of_eight_words_is_copied_from_the_sources():
+    seeds = sorted(glob.glob(str(Path(__file__).resolve().parents[2] / "shared" / "seeds" / "*")))
+    if not seeds:
+        pytest.skip("the source documents are not beside this checkout")
+    grams = set()
+    for seed in seeds:
+        words = _words(Path(seed).read_text(errors="ignore"))
+        grams.update(tuple(words[i:i + 8]) for i in range(len(words) - 7))
+    checked = 0
+    for game in bundled_games():
+        loaded = load_game(game)
+        if loaded.rulebook is None:
+            continue
+        # prose only: table rows carry the source's numbers and titles, which are facts to carry over exactly
+        prose = "\n".join(line for line in render_text(loaded).markdown.splitlines() if not line.lstrip().startswith("|"))
+        words = _words(prose)
+        copied = [" ".join(words[i:i + 8]) for i in range(len(words) - 7) if tuple(words[i:i + 8]) in grams]
+        assert copied == [], f"{game.name}: {copied[:3]}"
+        checked += 1
+    assert checked >= 1
