@@ -69,7 +69,7 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     findings = check_data(game)
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
-    laid_out = {deck_id: lay_out_cards(game, deck, options.bleed) for deck_id, deck in game.decks.items()}
+    laid_out = {deck_id: lay_out_cards(game, deck, options.bleed, warnings=False) for deck_id, deck in game.decks.items()}
     boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
     rules = render_text(game) if game.rulebook else None
     findings = [f for deck in laid_out.values() for f in deck.findings] + [f for _, fs in boards.values() for f in fs]

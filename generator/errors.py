@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Location:
-    """A place in a source file; line and column count from 1."""
+class Location(NamedTuple):
+    """A place in a source file; line and column count from 1 (0: the whole file)."""
 
     path: Path
     line: int = 0

@@ -73,6 +73,7 @@ def ascent(font: str) -> float:
     return face(font).face.ascent / 1000
 
 
+@lru_cache(maxsize=65536)
 def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` that `font` has no glyph for."""
     cmap = face(font).face.charToGlyph

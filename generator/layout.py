@@ -140,14 +140,18 @@ def game_context(game: Game) -> dict:
     }
 
 
-def card_context(game: Game, deck: Deck, card: Card, bleed: float, common: dict | None = None) -> dict:
-    values = {name: list(v) if isinstance(v, tuple) else v for name, v in card.traits.items()}
+def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
+    """What every card of a deck shares in its templates."""
     return {
-        **(common or game_context(game)),
-        "card": {**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed},
+        **game_context(game),
         "deck": {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)},
         "face": {"w": deck.face_size[0], "h": deck.face_size[1], "bleed": bleed},
     }
+
+
+def card_context(shared: dict, card: Card) -> dict:
+    values = {name: list(v) if isinstance(v, tuple) else v for name, v in card.traits.items()}
+    return {**shared, "card": {**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed}}
 
 
 class Evaluator:
@@ -159,17 +163,18 @@ class Evaluator:
         self.bleed = bleed
         self.size = size
         self.icons = dict(game.icons)
+        self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
+        self.fields = [[k for k in FIELDS[e.kind] if k in e.fields or k in DEFAULTS] for e in layout.elements]
 
     def face(self, context: dict, problems: list[str]) -> Face:
         items = []
         context = self._let(context)
-        for element in self.layout.elements:
+        for number, element in enumerate(self.layout.elements):
             for scope in self._scopes(element, context):
                 try:
                     if "when" in element.fields and not self._condition(element.fields["when"], scope):
                         continue
-                    keys = [k for k in FIELDS[element.kind] if k in element.fields or k in DEFAULTS]
-                    values = {k: self._value(k, element, scope) for k in keys}
+                    values = {k: self._value(number, k, element, scope) for k in self.fields[number]}
                     items.extend(getattr(self, "_" + element.kind)(values, element, problems))
                 except LayoutError:
                     raise
@@ -224,13 +229,17 @@ class Evaluator:
         except Exception as exc:  # any template failure is the layout author's to fix
             raise LayoutError(f"when: {_short(exc)}", value.where) from None
 
-    def _value(self, key: str, element: Element, context: dict):
+    def _value(self, number: int, key: str, element: Element, context: dict):
+        fixed = self.fixed.get((number, key), self)
+        if fixed is not self:
+            return fixed
         value = element.fields.get(key)
         raw = value.raw if value else DEFAULTS.get(key)
         try:
             if sandbox.is_template(raw):
-                raw = sandbox.render(raw, context)
-            return self._coerce(FIELDS[element.kind][key], raw, context)
+                return self._coerce(FIELDS[element.kind][key], sandbox.render(raw, context), context)
+            fixed = self.fixed[(number, key)] = self._coerce(FIELDS[element.kind][key], raw, context)
+            return fixed
         except (ValueError, TypeError) as exc:
             exc.field = key
             raise
@@ -404,6 +413,7 @@ class Evaluator:
 
     def _place(self, line, size: float, x: float, w: float, baseline: float, align: str, justify: bool = False):
         """Runs for one line: pieces of one font and colour joined by plain spaces become one run."""
+        em = size / PT_PER_MM
         natural = typeset.line_width(line, size) / PT_PER_MM
         extra = 0.0
         if align == "center":
@@ -412,13 +422,18 @@ class Evaluator:
             x += w - natural
         elif align == "justify" and justify and len(line) > 1:
             extra = (w - natural) / (len(line) - 1)
+        first = line[0].pieces[0] if line else None
+        if first is not None and first.image is None and extra == 0.0 and all(
+                len(word.pieces) == 1 and word.pieces[0].font == first.font and word.pieces[0].colour == first.colour
+                and word.pieces[0].image is None for word in line):
+            text = " ".join(word.pieces[0].text for word in line)  # the common case: one font, one colour
+            return [Run(round(x, 3), round(baseline, 3), text, first.font, size, first.colour)]
         runs: list[list] = []  # [x, text, font, colour]
         pictures = []
-        em = size / PT_PER_MM
         cursor = x
         joinable = False
         for index, word in enumerate(line):
-            for number, piece in enumerate(word):
+            for number, piece in enumerate(word.pieces):
                 last = runs[-1] if runs else None
                 if piece.image is not None:
                     middle = baseline - fonts.cap_height(piece.font) * em / 2
@@ -430,8 +445,8 @@ class Evaluator:
                     runs.append([cursor, piece.text, piece.font, piece.colour])
                 cursor += piece.width * em
             if index < len(line) - 1:
-                cursor += typeset.space_width(word) * em + extra
-            joinable = extra == 0.0 and word[-1].image is None
+                cursor += word.space * em + extra
+            joinable = extra == 0.0 and word.pieces[-1].image is None
         return [Run(round(rx, 3), round(baseline, 3), text, font, size, colour) for rx, text, font, colour in runs] + pictures
 
     def _where(self, element: Element) -> str:
@@ -458,8 +473,12 @@ class DeckFaces:
     findings: list[Finding]
 
 
-def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
-    """Every card of `deck` laid out once (copies share the result); identical faces are stored once."""
+def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -> DeckFaces:
+    """Every card of `deck` laid out once (copies share the result); identical faces are stored once.
+
+    Errors (templates that fail, text that cannot fit) are always found; `warnings` adds the printed-text checks
+    (missing glyphs, small text, the safe zone), which `muster validate` reports and a build does not need.
+    """
     result = DeckFaces([], [], [], [])
     index: dict[Face, int] = {}
     evaluators = {}
@@ -473,9 +492,9 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
             result.findings.append(Finding("error", exc.where or deck.where, f"decks.{deck.id}.{which}", exc.message))
     if len(evaluators) < 2:
         return result
-    common = game_context(game)
+    shared = deck_context(game, deck, bleed)
     for card in deck.cards:
-        context = card_context(game, deck, card, bleed, common)
+        context = card_context(shared, card)
         drawn = []
         for which, evaluator in evaluators.items():
             problems: list[str] = []
@@ -487,7 +506,8 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float) -> DeckFaces:
                 return result
             result.findings.extend(Finding("error", card.where, f"cards[{card.index}]", f"'{card.title}': {p}")
                                    for p in problems)
-            result.findings.extend(_text_findings(card, deck, face, which))
+            if warnings:
+                result.findings.extend(_text_findings(card, deck, face, which))
             drawn.append(index.setdefault(face, len(index)))
         result.fronts.extend([drawn[0]] * card.count)
         result.backs.extend([drawn[1]] * card.count)

@@ -30,21 +30,37 @@ class Painter:
         self.canvas = canvas
         self.greyscale = greyscale
         self.images: dict[Path, ImageReader] = {}
+        self.colours: dict[str, tuple[float, float, float]] = {}
 
     def colour(self, hex_colour: str):
-        r, g, b = _rgb(hex_colour)
-        if self.greyscale:
-            r = g = b = 0.299 * r + 0.587 * g + 0.114 * b
-        return r, g, b
+        rgb = self.colours.get(hex_colour)
+        if rgb is None:
+            r, g, b = _rgb(hex_colour)
+            if self.greyscale:
+                r = g = b = 0.299 * r + 0.587 * g + 0.114 * b
+            rgb = self.colours[hex_colour] = (r, g, b)
+        return rgb
 
     def paint(self, items: Iterable, height: float) -> None:
         c = self.canvas
+        text = None  # consecutive runs share one text object: one BT/ET, fonts and colours set only on change
         for item in items:
-            if isinstance(item, Run):
-                c.setFillColorRGB(*self.colour(item.colour))
-                c.setFont(fonts.face(item.font).fontName, item.size)
-                c.drawString(item.x * K, (height - item.y) * K, item.text)
-            elif isinstance(item, Rect):
+            if type(item) is Run:
+                if text is None:
+                    text, font, colour = c.beginText(), None, None
+                if (item.font, item.size) != font:
+                    font = (item.font, item.size)
+                    text.setFont(fonts.face(item.font).fontName, item.size)
+                if item.colour != colour:
+                    colour = item.colour
+                    text.setFillColorRGB(*self.colour(colour))
+                text.setTextOrigin(item.x * K, (height - item.y) * K)
+                text.textOut(item.text)
+                continue
+            if text is not None:
+                c.drawText(text)
+                text = None
+            if isinstance(item, Rect):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
                     x, y, w, h = item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K
@@ -79,6 +95,8 @@ class Painter:
                     reader = self.images[item.path] = ImageReader(str(item.path))
                 c.drawImage(reader, item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K,
                             mask="auto", preserveAspectRatio=True, anchor="c")
+        if text is not None:
+            c.drawText(text)
 
     def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         if fill:

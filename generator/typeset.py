@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from . import fonts
 from .model import Icon
@@ -51,8 +52,7 @@ def unknown_icons(text: str, icons: dict[str, Icon]) -> list[str]:
     return [t[2:-2] for t in _MARKUP.findall(text) if t.startswith("[[") and t[2:-2] not in icons]
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     text: str
     font: str
     colour: str
@@ -60,69 +60,76 @@ class Piece:
     image: Path | None = None
 
 
-Word = tuple[Piece, ...]
-NEWLINE: Word = ()
+class Word(NamedTuple):
+    """A run of text between spaces, in one or more pieces; widths at 1 pt, in points, measured once."""
+
+    pieces: tuple[Piece, ...]
+    width: float
+    space: float  # the width of a space after this word, in the font of its last piece
+
+
+NEWLINE = Word((), 0.0, 0.0)
+
+
+def _word(pieces: list[Piece]) -> Word:
+    return Word(tuple(pieces), sum(p.width for p in pieces), fonts.unit_width(" ", pieces[-1].font))
 
 
 def words(parts: list[Span]) -> list[Word]:
     """Spans cut into words (runs without spaces, possibly in several fonts); NEWLINE marks a forced break."""
     result: list[Word] = []
     current: list[Piece] = []
-
-    def close():
-        if current:
-            result.append(tuple(current))
-            current.clear()
-
     for span in parts:
         if span.image is not None:
             current.append(Piece("", span.font, span.colour, 1.0, span.image))
             continue
-        for chunk in re.split(r"( +|\n)", span.text):
-            if chunk == "\n":
-                close()
+        for number, line in enumerate(span.text.split("\n")):
+            if number:
+                if current:
+                    result.append(_word(current))
+                    current = []
                 result.append(NEWLINE)
-            elif chunk.startswith(" ") or chunk == "":
+            chunks = line.split(" ")
+            for index, chunk in enumerate(chunks):
+                if index and current:  # a space ends the word before it
+                    result.append(_word(current))
+                    current = []
                 if chunk:
-                    close()
-            else:
-                current.append(Piece(chunk, span.font, span.colour, fonts.unit_width(chunk, span.font)))
-    close()
+                    current.append(Piece(chunk, span.font, span.colour, fonts.unit_width(chunk, span.font)))
+    if current:
+        result.append(_word(current))
     return result
-
-
-def space_width(word: Word) -> float:
-    return fonts.unit_width(" ", word[-1].font)
 
 
 def break_lines(items: list[Word], width_pt: float, size: float) -> list[list[Word]] | None:
     """Greedy line breaking at `size`; None when a single word is wider than the line."""
     lines: list[list[Word]] = [[]]
+    limit = width_pt / size + 1e-6
     used = 0.0
     for word in items:
         if word is NEWLINE:
             lines.append([])
             used = 0.0
             continue
-        width = sum(p.width for p in word) * size
-        if width > width_pt + 1e-6:
+        if word.width > limit:
             return None
-        if lines[-1]:
-            gap = space_width(lines[-1][-1]) * size
-            if used + gap + width <= width_pt + 1e-6:
-                lines[-1].append(word)
-                used += gap + width
+        line = lines[-1]
+        if line:
+            if used + line[-1].space + word.width <= limit:
+                line.append(word)
+                used += line[-2].space + word.width
                 continue
-            lines.append([])
-        lines[-1].append(word)
-        used = width
+            lines.append([word])
+        else:
+            line.append(word)
+        used = word.width
     return lines
 
 
 def line_width(line: list[Word], size: float) -> float:
     if not line:
         return 0.0
-    return (sum(p.width for w in line for p in w) + sum(space_width(w) for w in line[:-1])) * size
+    return (sum(w.width for w in line) + sum(w.space for w in line[:-1])) * size
 
 
 def sizes(size: float, min_size: float):
