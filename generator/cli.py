@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -15,6 +16,8 @@ from .errors import GameInvalid, MusterError
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: importing rich for it would double the start-up time
+    pretty_exceptions_enable=False,
     help="Print-and-play kits for small war card games, from YAML game folders.\n\n"
          "Exit codes: 0 success, 1 validation errors, 2 unreadable input or bad options.",
 )
@@ -46,7 +49,7 @@ def _main(debug: bool = typer.Option(False, "--debug", help="Show Python traceba
 
 
 def _games(names: list[str] | None) -> list[str | Path]:
-    from .loading import bundled_games
+    from .resources import bundled_games
 
     if names:
         return list(names)
@@ -75,11 +78,17 @@ def build(
     variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for what boards place at random (default: each board's own); printed on the board."),
     booklet: bool = typer.Option(False, "--booklet", help="Also write rules-booklet.pdf: the rulebook two-up, in saddle-stitch order."),
+    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Games built at once, in parallel processes.  [default: the machine's cores]", show_default=False),
+    force: bool = typer.Option(False, "--force", help="Rebuild games whose output is up to date."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
 ) -> None:
-    """Build the print-and-play kit of each game into OUT/<game>/."""
-    from .documents import Options, build_game
-    from .loading import load_game
+    """Build the print-and-play kit of each game into OUT/<game>/.
+
+    A game whose inputs (its files, the bundled layouts and fonts, these options, Muster's version) have not
+    changed since its last build, and whose output files are intact, is left as it is.
+    """
+    from .kit import build_all
+    from .options import Options
     from .units import parse_length
 
     try:
@@ -89,30 +98,17 @@ def build(
     except ValueError as exc:
         _fail(MusterError(f"--bleed: {exc}"))
     options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet)
-    failed = 0
     try:
         targets = _games(games)
     except MusterError as exc:
         _fail(exc)
-    for target in targets:
-        try:
-            game = load_game(target, options.variants)
-            built = build_game(game, out, options)
-        except GameInvalid as exc:
-            for finding in exc.findings:
-                typer.echo(str(finding), err=True)
-            typer.echo(f"{Path(target).name}: not built ({exc.message})", err=True)
-            failed = max(failed, 1)
-            continue
-        except MusterError as exc:
-            if _state["debug"]:
-                raise
-            typer.echo(str(exc), err=True)
-            failed = 2
-            continue
-        if not quiet:
-            files = ", ".join(f"{b.file} ({b.pages} pages)" for b in built)
-            typer.echo(f"{game.id}: {files} -> {out / game.id}")
+    failed = 0
+    for outcome in build_all(targets, out, options, jobs, force, _state["debug"]):
+        for line in outcome.errors:
+            typer.echo(line, err=True)
+        if outcome.summary and not quiet:
+            typer.echo(outcome.summary)
+        failed = max(failed, outcome.code)
     raise typer.Exit(failed)
 
 
@@ -181,3 +177,8 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug in Muster: say so in one line; --debug shows the traceback
+        if "--debug" in sys.argv:
+            raise
+        typer.echo(f"internal error: {type(exc).__name__}: {exc} (please report it; --debug shows where)", err=True)
+        sys.exit(2)

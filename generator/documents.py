@@ -12,32 +12,17 @@ from pathlib import Path
 from . import __version__
 from .errors import Finding, GameInvalid
 from .boards import lay_out_board
+from .cache import input_key
 from .booklet import impose_booklet
 from .display import Face
 from .imposition import grid, sheets, tiles
 from .layout import DeckFaces, lay_out_cards
 from .model import Board, Game
+from .options import Options
 from .render import SheetWriter, atomic_target
 from .rulebook import check_rulebook, render_text, write_rulebook
 from .units import PAPERS
 from .validation import check_data
-
-
-@dataclass(frozen=True)
-class Options:
-    paper: str = "a4"
-    bleed: float = 3.0
-    duplex: str = "long"
-    crop_marks: bool = True
-    greyscale: bool = False
-    variants: tuple[str, ...] = ()
-    seed: int | None = None  # overrides every board's own seed
-    booklet: bool = False    # also write rules-booklet.pdf, whatever the game's rulebook says
-
-    def as_dict(self) -> dict:
-        return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
-                "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed,
-                "booklet": self.booklet}
 
 
 @dataclass
@@ -177,6 +162,7 @@ def sha256(path: Path) -> str:
 def write_manifest(game: Game, folder: Path, built: list[Built], options: Options) -> Path:
     manifest = {
         "game": game.id,
+        "inputs": input_key(game.root, options.as_dict()),
         "title": game.title,
         "muster": __version__,
         "options": options.as_dict(),

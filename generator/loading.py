@@ -16,7 +16,7 @@ from .model import (
     TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Rulebook, Term, Trait, Variant, Vocabulary,
     frozen,
 )
-from .resources import bundled_games_dir, confined
+from .resources import bundled_games, bundled_games_dir, confined, find_game
 from .sourcemap import Map, Seq, load_yaml
 from .units import CARD_SIZES, parse_length, parse_size
 
@@ -104,26 +104,6 @@ def join(field: str, key) -> str:
 
 def at(data: Map, key) -> Location:
     return data.value_where.get(key, data.where)
-
-
-def find_game(name_or_path: str | Path) -> Path:
-    """The folder of a game given by path, by its game.yaml, or by the name of a bundled game."""
-    path = Path(name_or_path)
-    if path.is_file() and path.name == "game.yaml":
-        return path.parent
-    if (path / "game.yaml").is_file():
-        return path
-    bundled = bundled_games_dir() / str(name_or_path)
-    if re.fullmatch(r"[A-Za-z0-9_-]+", str(name_or_path)) and (bundled / "game.yaml").is_file():
-        return bundled
-    if path.exists():
-        raise MusterError("no game.yaml in this folder", Location(path))
-    raise MusterError(f"no game folder or bundled game named '{name_or_path}'")
-
-
-def bundled_games() -> list[Path]:
-    root = bundled_games_dir()
-    return sorted(p for p in root.iterdir() if (p / "game.yaml").is_file()) if root.is_dir() else []
 
 
 def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import MusterError
+from .errors import Location, MusterError
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -40,3 +41,23 @@ def confined(root: Path, name: str) -> Path:
     if resolved != base and base not in resolved.parents:
         raise MusterError(f"'{name}' leads outside {root.name}/")
     return resolved
+
+
+def find_game(name_or_path: str | Path) -> Path:
+    """The folder of a game given by path, by its game.yaml, or by the name of a bundled game."""
+    path = Path(name_or_path)
+    if path.is_file() and path.name == "game.yaml":
+        return path.parent
+    if (path / "game.yaml").is_file():
+        return path
+    bundled = bundled_games_dir() / str(name_or_path)
+    if re.fullmatch(r"[A-Za-z0-9_-]+", str(name_or_path)) and (bundled / "game.yaml").is_file():
+        return bundled
+    if path.exists():
+        raise MusterError("no game.yaml in this folder", Location(path))
+    raise MusterError(f"no game folder or bundled game named '{name_or_path}'")
+
+
+def bundled_games() -> list[Path]:
+    root = bundled_games_dir()
+    return sorted(p for p in root.iterdir() if (p / "game.yaml").is_file()) if root.is_dir() else []

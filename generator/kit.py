@@ -1,0 +1,68 @@
+"""Building kits: each game in a process of its own when there are several, reported in the order asked."""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cache import input_key, is_fresh
+from .errors import GameInvalid, MusterError
+from .resources import find_game
+from .options import Options
+
+
+@dataclass
+class Outcome:
+    name: str
+    code: int  # 0 built or up to date, 1 validation errors, 2 unreadable input
+    summary: str = ""
+    errors: list[str] = field(default_factory=list)
+
+
+def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | None:
+    """An Outcome when the game's output is up to date (or the game cannot be found), else None."""
+    try:
+        root = find_game(target).resolve()
+    except MusterError as exc:
+        return Outcome(Path(str(target)).name, 2, errors=[str(exc)])
+    if is_fresh(out / root.name, input_key(root, options.as_dict())):
+        return Outcome(root.name, 0, f"{root.name}: up to date in {out / root.name}")
+    return None
+
+
+def build_one(target: str | Path, out: Path, options: Options, debug: bool = False) -> Outcome:
+    """Builds one game; failures become an Outcome, never an exception."""
+    name = Path(str(target)).name
+    try:
+        root = find_game(target)
+        name = root.resolve().name
+        from .documents import build_game
+        from .loading import load_game
+
+        game = load_game(root, options.variants)
+        built = build_game(game, out, options)
+    except GameInvalid as exc:
+        return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
+    except MusterError as exc:
+        if debug:
+            raise
+        return Outcome(name, 2, errors=[str(exc)])
+    files = ", ".join(f"{b.file} ({b.pages} pages)" for b in built)
+    return Outcome(name, 0, f"{game.id}: {files} -> {out / game.id}")
+
+
+def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False):
+    """Outcomes in the order of `targets`; with jobs > 1 the games to build are built in parallel processes."""
+    known = {index: None if force else up_to_date(target, out, options) for index, target in enumerate(targets)}
+    stale = [index for index, outcome in known.items() if outcome is None]
+    if jobs <= 1 or len(stale) <= 1:
+        for index, target in enumerate(targets):
+            yield known[index] or build_one(target, out, options, debug)
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(stale)), mp_context=context) as pool:
+        futures = {index: pool.submit(build_one, targets[index], out, options, debug) for index in stale}
+        for index in range(len(targets)):
+            yield known[index] or futures[index].result()

@@ -1,0 +1,22 @@
+"""How a kit is built: paper, bleed, duplex and the rest, as chosen on the command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Options:
+    paper: str = "a4"
+    bleed: float = 3.0
+    duplex: str = "long"
+    crop_marks: bool = True
+    greyscale: bool = False
+    variants: tuple[str, ...] = ()
+    seed: int | None = None  # overrides every board's own seed
+    booklet: bool = False    # also write rules-booklet.pdf, whatever the game's rulebook says
+
+    def as_dict(self) -> dict:
+        return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
+                "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed,
+                "booklet": self.booklet}
