@@ -1,0 +1,82 @@
+"""Muster against plain reportlab, whole processes, alternated run by run.
+
+    python bench/run.py [--runs 5] [--sizes 54,540,5400] [--quick]
+
+For each synthetic game of N cards: the median wall time of `muster build --force` and of the plain reportlab
+script (bench/synthetic.py plain), the median of the paired ratios (run i of Muster / run i of plain), peak
+memory (RSS) of each, and PDF bytes per card. Then: the whole bundled kit (`muster build --force`), a no-op
+rebuild (`muster build` when everything is up to date) and `muster --help`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(map(str, command))}\n{process.stderr.read().decode()}")
+    return elapsed, usage.ru_maxrss
+
+
+def muster(*args: str) -> list[str]:
+    return [sys.executable, "-m", "generator", *args]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sizes", default="54,540,5400")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="muster-bench-"))
+    try:
+        print(f"{'cards':>6} {'muster s':>9} {'plain s':>8} {'ratio':>6} {'muster MiB':>10} {'plain MiB':>9} "
+              f"{'muster B/card':>13} {'plain B/card':>12} {'bytes ratio':>11}")
+        for size in (int(s) for s in args.sizes.split(",")):
+            game = work / f"synthetic-{size}"
+            subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(game), str(size)], check=True)
+            plain_pdf = work / f"plain-{size}.pdf"
+            ours, theirs, ratios = [], [], []
+            for _ in range(args.runs):  # alternate, so that drift in the machine hits both alike
+                m = timed(muster("build", str(game), "--out", str(work / "out"), "--force", "-q"), REPO)
+                p = timed([sys.executable, str(HERE / "synthetic.py"), "plain", str(plain_pdf), str(size)], REPO)
+                ours.append(m)
+                theirs.append(p)
+                ratios.append(m[0] / p[0])
+            muster_bytes = (work / "out" / game.name / "cards-cards.pdf").stat().st_size
+            plain_bytes = plain_pdf.stat().st_size
+            print(f"{size:>6} {statistics.median(t for t, _ in ours):>9.3f} {statistics.median(t for t, _ in theirs):>8.3f} "
+                  f"{statistics.median(ratios):>6.2f} {max(r for _, r in ours) / 1024:>10.1f} "
+                  f"{max(r for _, r in theirs) / 1024:>9.1f} {muster_bytes / size:>13.0f} {plain_bytes / size:>12.0f} "
+                  f"{muster_bytes / plain_bytes:>11.3f}")
+        kit = work / "kit"
+        full = [timed(muster("build", "--out", str(kit), "--force", "-q"), REPO)[0] for _ in range(args.runs)]
+        noop = [timed(muster("build", "--out", str(kit), "-q"), REPO)[0] for _ in range(args.runs)]
+        helps = [timed(muster("--help"), REPO)[0] for _ in range(args.runs)]
+        print(f"\nwhole bundled kit (muster build --force): {statistics.median(full):.3f} s median of {args.runs}")
+        print(f"no-op rebuild (muster build, all up to date): {statistics.median(noop):.3f} s")
+        print(f"muster --help: {statistics.median(helps):.3f} s")
+        print(f"(python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
