@@ -41,7 +41,12 @@ def rulebook_context(game: Game) -> dict:
         **game_context(game),
         "decks": decks,
         "traits": {t.name: {"label": t.label, "description": t.description, "kind": t.kind} for t in game.traits.values()},
-        "boards": {b.id: {"name": b.name, "w": b.size[0], "h": b.size[1]} for b in game.boards.values()},
+        "boards": {b.id: {"name": b.name, "w": b.size[0], "h": b.size[1],
+                          "grid": None if b.grid is None else {"columns": b.grid.columns, "rows": b.grid.rows,
+                                                               "cell": b.grid.cell, "shape": b.grid.shape},
+                          "features": {name: list(cells) for name, cells in b.features.items()},
+                          "place": {name: p.count for name, p in b.place.items()}, "seed": b.seed}
+                   for b in game.boards.values()},
         "summary": game.summary,
     }
 
@@ -68,13 +73,31 @@ def _template_line(exc: BaseException) -> int | None:
     return frames[-1].lineno if frames else None
 
 
+_CELL_MARKUP = re.compile(r"[*_`†‡§]+")
+
+
+def listed_titles(text: str) -> set[str]:
+    """What the rendered Markdown lists: every table cell and every list item, markup stripped."""
+    entries = set()
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("|"):
+            entries.update(_CELL_MARKUP.sub("", cell).strip() for cell in stripped.strip("|").split("|"))
+        elif re.match(r"^([-*+]|\d+[.)])\s+", stripped):
+            item = re.sub(r"^([-*+]|\d+[.)])\s+", "", stripped)
+            entries.add(_CELL_MARKUP.sub("", re.split(r"[:(—–]| - ", item)[0]).strip())
+    return entries
+
+
 def _coverage(game: Game, text: str) -> list[Finding]:
-    """Every card of every card deck must appear in the rulebook (its card reference)."""
+    """Every card of every card deck must be listed in the rulebook (its card reference): in a table cell or a
+    list item of its own, not just mentioned somewhere in the prose."""
     findings = []
+    listed = listed_titles(text)
     for deck in game.decks.values():
         if deck.component != "cards":
             continue
-        missing = sorted({card.title for card in deck.cards if escape(card.title) not in text and card.title not in text})
+        missing = sorted({card.title for card in deck.cards if card.title not in listed})
         if missing:
             shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
             findings.append(Finding("error", game.rulebook.where, "rulebook",
@@ -116,17 +139,22 @@ class Book:
             "cell": style("cell", "text", body - 1.5, (body - 1.5) * 1.25),
             "head": style("head", "text-bold", body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
             "code": style("code", "text", body - 1, (body - 1) * 1.3),
-            1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8),
-            2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4),
-            3: style("h3", "text-bold", body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2),
+            1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
+                     keepWithNext=1),
+            2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
+                     keepWithNext=1),
+            3: style("h3", "text-bold", body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
+                     keepWithNext=1),
             "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
             "subtitle": style("subtitle", "text-italic", body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
                               colour="#5a574f"),
             "toc1": style("toc1", "text-bold", body, body * 1.5),
             "toc2": style("toc2", "text", body - 0.5, body * 1.35, leftIndent=body * 1.6),
+            "toc3": style("toc3", "text", body - 1, body * 1.3, leftIndent=body * 3.2),
         }
         self.numbers = [0, 0, 0]
-        self.section = ""
+        self.section = ""       # the chapter under way
+        self.page_section = ""  # the first chapter that starts on the current page, which its header names
 
     # -- inline
 
@@ -233,10 +261,7 @@ class Book:
                 style = self.styles["head" if section.type == "thead" else "cell"]
                 rows.append([Paragraph(self.inline(cell.children[0]) if cell.children else "", style) for cell in row.children])
                 header_rows += section.type == "thead"
-        columns = max(len(r) for r in rows)
-        lengths = [max(len(re.sub(r"<[^>]+>", "", r[i].text)) if i < len(r) else 0 for r in rows) + 4 for i in range(columns)]
-        widths = [max(0.08, length / sum(lengths)) for length in lengths]
-        table = Table(rows, colWidths=[width * w / sum(widths) for w in widths], repeatRows=header_rows, hAlign="LEFT")
+        table = Table(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT")
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), "#3b3a36"),
             ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), ["#ffffff", "#efece4"]),
@@ -247,6 +272,26 @@ class Book:
         ]))
         table.spaceAfter = 8
         return KeepTogether([table]) if len(rows) <= SHORT_TABLE else table
+
+    def column_widths(self, rows: list, width: float) -> list[float]:
+        """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
+        proportion to how much text each column holds."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        padding = 13.0  # points: the cell's left and right padding, and a little air
+        columns = max(len(r) for r in rows)
+        floors, amounts = [], []
+        for i in range(columns):
+            cells = [r[i] for r in rows if i < len(r)]
+            plain = [re.sub(r"<[^>]+>", "", c.text) for c in cells]
+            longest = max((stringWidth(w, c.style.fontName, c.style.fontSize) for c, t in zip(cells, plain)
+                           for w in t.split()), default=0.0)
+            floors.append(longest + padding)
+            amounts.append(max(len(t) for t in plain) + 4)
+        spare = width - sum(floors)
+        if spare <= 0:
+            return [width * f / sum(floors) for f in floors]
+        return [f + spare * a / sum(amounts) for f, a in zip(floors, amounts)]
 
     def example(self, node, width: float):
         from reportlab.platypus import Table, TableStyle
@@ -308,7 +353,10 @@ class Book:
 
         class Document(BaseDocTemplate):
             def beforeDocument(self):  # multiBuild typesets more than once: the header starts empty each time
-                book.section = ""
+                book.section = book.page_section = ""
+
+            def afterPage(self):
+                book.page_section = ""
 
             def afterFlowable(self, flowable):
                 entry = getattr(flowable, "toc", None)
@@ -319,6 +367,7 @@ class Book:
                     self.notify("TOCEntry", (level, title, self.page, key))
                     if level == 0:
                         book.section = title
+                        book.page_section = book.page_section or title
 
         def count(canvas, document):
             pages[0] = document.page
@@ -329,7 +378,7 @@ class Book:
             canvas.setFillColor("#5a574f")
             top = page[1] - margin * 0.55
             canvas.drawString(margin, top, book.game.title)
-            canvas.drawRightString(page[0] - margin, top, book.section)
+            canvas.drawRightString(page[0] - margin, top, book.page_section or book.section)
             canvas.setStrokeColor("#b9b4a8")
             canvas.setLineWidth(0.4)
             canvas.line(margin, top - 3, page[0] - margin, top - 3)
@@ -343,7 +392,7 @@ class Book:
         frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body")
         document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
                                    PageTemplate("content", [frame], onPageEnd=furniture)])
-        toc = TableOfContents(levelStyles=[self.styles["toc1"], self.styles["toc2"]], dotsMinLevel=0)
+        toc = TableOfContents(levelStyles=[self.styles["toc1"], self.styles["toc2"], self.styles["toc3"]], dotsMinLevel=0)
         tree = SyntaxTreeNode(MarkdownIt("commonmark").enable("table").parse(text))
 
         self.numbers = [0, 0, 0]

@@ -22,7 +22,7 @@ def environment() -> ImmutableSandboxedEnvironment:
     env = ImmutableSandboxedEnvironment(
         undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, cache_size=4096
     )
-    env.globals = {"range": _safe_range}
+    env.globals.update(range=_safe_range)  # keeps Jinja's other globals: dict, namespace, cycler, joiner
     return env
 
 

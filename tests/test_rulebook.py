@@ -81,9 +81,9 @@ def test_unknown_reference_is_a_finding_with_the_line(make_game):
 
 
 def test_every_deck_must_appear_in_the_card_reference(make_game):
-    folder = rules_game(make_game, "# Playing\n\nAlpha is the only card named here.\n")
+    folder = rules_game(make_game, "# Playing\n\nAlpha is named in the prose, which is no reference.\n\n- **Bravo**: listed\n")
     found = [f.message for f in validate(load_game(folder))]
-    assert found == ["the card reference lacks 1 card(s) of deck 'reds': Bravo"]
+    assert found == ["the card reference lacks 1 card(s) of deck 'reds': Alpha"]
 
 
 @pytest.mark.parametrize("pages, expected", [
