@@ -7,7 +7,8 @@ import random
 from .display import Face
 from .errors import Finding, MusterError
 from .geometry import cell_centre, cell_index, column_name
-from .layout import Evaluator, LayoutError, find_layout, game_context, read_layout
+from . import sandbox
+from .layout import Evaluator, LayoutError, find_layout, game_context, read_layout, text_findings
 from .model import Board, Game
 
 
@@ -51,15 +52,26 @@ def board_context(game: Game, board: Board, seed: int) -> dict:
     return {**game_context(game), "board": context}
 
 
-def lay_out_board(game: Game, board: Board, seed: int | None = None) -> tuple[Face | None, list[Finding]]:
-    """The board's face, and the findings its layout produced (template errors, text that does not fit)."""
+BOARD_SAFE = 3.0  # mm: text kept this far from a board's edge
+
+
+def lay_out_board(game: Game, board: Board, seed: int | None = None,
+                  warnings: bool = False) -> tuple[Face | None, list[Finding]]:
+    """The board's face, and the findings its layout produced: template errors, text that does not fit, and with
+    `warnings` the printed-text checks cards get too (glyphs, small text, the safe zone)."""
     seed = board.seed if seed is None else seed
     try:
         evaluator = Evaluator(game, read_layout(find_layout(game, board.layout)), 0.0, board.size)
         problems: list[str] = []
-        face = evaluator.face(board_context(game, board, seed), problems)
+        with sandbox.time_limit():
+            face = evaluator.face(board_context(game, board, seed), problems)
     except LayoutError as exc:
         return None, [Finding("error", exc.where, f"boards.{board.id}", f"{exc.message} (drawing board '{board.id}')")]
+    except sandbox.TimeLimit as exc:
+        return None, [Finding("error", board.where, f"boards.{board.id}", str(exc))]
     except MusterError as exc:
         return None, [Finding("error", exc.where or board.where, f"boards.{board.id}", exc.message)]
-    return face, [Finding("error", board.where, f"boards.{board.id}", p) for p in problems]
+    findings = [Finding("error", board.where, f"boards.{board.id}", p) for p in problems]
+    if warnings:
+        findings += text_findings(face, BOARD_SAFE, board.where, f"boards.{board.id}", f"board '{board.id}'")
+    return face, findings

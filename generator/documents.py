@@ -44,7 +44,7 @@ def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
         for deck in game.decks.values():
             findings.extend(lay_out_cards(game, deck, bleed).findings)
         for board in game.boards.values():
-            findings.extend(lay_out_board(game, board)[1])
+            findings.extend(lay_out_board(game, board, warnings=True)[1])
         findings.extend(check_rulebook(game))
     return findings
 

@@ -480,7 +480,6 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -
     (missing glyphs, small text, the safe zone), which `muster validate` reports and a build does not need.
     """
     result = DeckFaces([], [], [], [])
-    index: dict[Face, int] = {}
     evaluators = {}
     for which in ("face", "back"):
         name = deck.face if which == "face" else deck.back
@@ -492,6 +491,16 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -
             result.findings.append(Finding("error", exc.where or deck.where, f"decks.{deck.id}.{which}", exc.message))
     if len(evaluators) < 2:
         return result
+    try:
+        with sandbox.time_limit():
+            _lay_out(game, deck, bleed, warnings, evaluators, result)
+    except sandbox.TimeLimit as exc:
+        result.findings.append(Finding("error", deck.where, f"decks.{deck.id}", f"{exc} laying out the deck"))
+    return result
+
+
+def _lay_out(game: Game, deck: Deck, bleed: float, warnings: bool, evaluators: dict, result: DeckFaces) -> None:
+    index: dict[Face, int] = {}
     shared = deck_context(game, deck, bleed)
     for card in deck.cards:
         context = card_context(shared, card)
@@ -503,31 +512,30 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -
             except LayoutError as exc:
                 result.findings.append(Finding("error", exc.where, f"decks.{deck.id}.{which}",
                                                f"{exc.message} (drawing the {which} of '{card.title}', {card.where})"))
-                return result
+                return
             result.findings.extend(Finding("error", card.where, f"cards[{card.index}]", f"'{card.title}': {p}")
                                    for p in problems)
             if warnings:
-                result.findings.extend(_text_findings(card, deck, face, which))
+                result.findings.extend(text_findings(face, deck.safe_margin, card.where, f"cards[{card.index}]",
+                                                     f"'{card.title}' ({which})"))
             drawn.append(index.setdefault(face, len(index)))
         result.fronts.extend([drawn[0]] * card.count)
         result.backs.extend([drawn[1]] * card.count)
     result.faces = list(index)
-    return result
 
 
 MIN_TEXT_PT = 6.0
 
 
-def _text_findings(card: Card, deck: Deck, face: Face, which: str) -> list[Finding]:
-    """Warnings a printed card would show: missing glyphs, text too small to read, text outside the safe zone."""
+def text_findings(face: Face, safe: float, where: Location, field: str, label: str) -> list[Finding]:
+    """Warnings a printed face would show: missing glyphs, text too small to read, text outside the safe zone."""
     findings = []
-    safe = deck.safe_margin
     said = set()
 
     def warn(message: str) -> None:
         if message not in said:
             said.add(message)
-            findings.append(Finding("warning", card.where, f"cards[{card.index}]", f"'{card.title}' ({which}): {message}"))
+            findings.append(Finding("warning", where, field, f"{label}: {message}"))
 
     for item in face.items:
         if not isinstance(item, Run):

@@ -58,7 +58,8 @@ def render_text(game: Game) -> RulesText:
     if len(source) > MAX_SOURCE_BYTES:
         raise MusterError(f"rulebook is {len(source)} bytes; the limit is {MAX_SOURCE_BYTES}", Location(book.path))
     try:
-        text = sandbox.environment().from_string(source.decode("utf-8")).render(rulebook_context(game))
+        with sandbox.time_limit():
+            text = sandbox.environment().from_string(source.decode("utf-8")).render(rulebook_context(game))
     except UnicodeDecodeError as exc:
         return RulesText("", [Finding("error", Location(book.path), "rulebook", f"not UTF-8 text (byte {exc.start})")])
     except sandbox.TemplateError as exc:

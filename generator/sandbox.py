@@ -1,13 +1,19 @@
-"""The one Jinja environment user templates run in: immutable sandbox, strict undefined, bounded output."""
+"""The one Jinja environment user templates run in: immutable sandbox, strict undefined, bounded work."""
 
 from __future__ import annotations
 
+import signal
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 MAX_RANGE = 1000
+MAX_SEQUENCE = 100_000   # items or characters a * may produce
+MAX_POWER = 10_000       # the largest exponent ** accepts
+TIME_LIMIT = 60          # seconds one stage's templates may run in all
 
 
 def _safe_range(*args):
@@ -17,11 +23,24 @@ def _safe_range(*args):
     return result
 
 
+class Sandbox(ImmutableSandboxedEnvironment):
+    """No attribute of Python's internals, no mutation, and no operator that can eat the machine's memory."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "*":
+            for sequence, times in ((left, right), (right, left)):
+                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) and len(sequence) * times > MAX_SEQUENCE:
+                    raise SecurityError(f"a repeated sequence is limited to {MAX_SEQUENCE} items")
+        if operator == "**" and isinstance(right, (int, float)) and abs(right) > MAX_POWER:
+            raise SecurityError(f"exponents are limited to {MAX_POWER}")
+        return super().call_binop(context, operator, left, right)
+
+
 @lru_cache(maxsize=1)
-def environment() -> ImmutableSandboxedEnvironment:
-    env = ImmutableSandboxedEnvironment(
-        undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, cache_size=4096
-    )
+def environment() -> Sandbox:
+    env = Sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, cache_size=4096)
     env.globals.update(range=_safe_range)  # keeps Jinja's other globals: dict, namespace, cycler, joiner
     return env
 
@@ -41,4 +60,28 @@ def render(source: str, context: dict) -> str:
     return compile_template(source).render(context)
 
 
-__all__ = ["TemplateError", "SecurityError", "compile_template", "environment", "is_template", "render"]
+class TimeLimit(SecurityError):
+    """Templates ran longer than TIME_LIMIT seconds: a loop without a useful end."""
+
+
+@contextmanager
+def time_limit(seconds: float = TIME_LIMIT):
+    """Stops templates that run too long, by an alarm; where there is none (other threads, Windows), no limit."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeLimit(f"templates ran for more than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+__all__ = ["TemplateError", "SecurityError", "TimeLimit", "compile_template", "environment", "is_template", "render",
+           "time_limit"]
