@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .errors import Finding, GameInvalid
+from .errors import Finding, GameInvalid, MusterError
 from .boards import lay_out_board
 from .cache import input_key
 from .booklet import impose_booklet
@@ -49,6 +49,51 @@ def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
     return findings
 
 
+class Staging:
+    """New files are written beside their final names and moved into place together only when all are complete.
+
+    Until commit() nothing in the output folder changes; a failure or a kill leaves the old files as they were
+    (and at most a hidden temporary file, removed by the next build). On commit the old manifest goes first, then
+    each file is renamed over its old version, then the new manifest is written: at every moment the manifest,
+    when there is one, describes the files that are there.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        for leftover in folder.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+        self.pending: list[tuple[Path, Path]] = []
+
+    def path(self, name: str) -> Path:
+        final = self.folder / name
+        temporary = atomic_target(final)
+        self.pending.append((temporary, final))
+        return temporary
+
+    def commit(self, manifest: dict) -> None:
+        previous = self.folder / "manifest.json"
+        try:
+            listed = {entry["file"] for entry in json.loads(previous.read_text(encoding="utf-8")).get("files", [])}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            listed = set()
+        previous.unlink(missing_ok=True)
+        for temporary, final in self.pending:
+            os.replace(temporary, final)
+        for name in listed - {final.name for _, final in self.pending}:  # a document the game no longer has
+            if "/" not in name and name != "manifest.json":
+                (self.folder / name).unlink(missing_ok=True)
+        self.pending = []
+        target = atomic_target(self.folder / "manifest.json")
+        target.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(target, self.folder / "manifest.json")
+
+    def discard(self) -> None:
+        for temporary, _ in self.pending:
+            temporary.unlink(missing_ok=True)
+        self.pending = []
+
+
 def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     """Every document of `game` into out/<game id>/, then its manifest. Nothing is written if validation fails."""
     findings = check_data(game)
@@ -61,94 +106,84 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     findings += rules.findings if rules else []
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
-    folder = out / game.id
-    built = [card_sheets(game, [deck_id], laid_out, folder / f"cards-{deck_id}.pdf", "cards", options)
-             for deck_id, deck in game.decks.items() if deck.component == "cards"]
-    tokens = [deck_id for deck_id, deck in game.decks.items() if deck.component == "tokens"]
-    if tokens:
-        built.append(card_sheets(game, tokens, laid_out, folder / "tokens.pdf", "tokens", options))
-    for stem in dict.fromkeys(board.file for board in game.boards.values()):
-        members = [board for board in game.boards.values() if board.file == stem]
-        built.append(board_sheets(game, members, {b.id: boards[b.id][0] for b in members}, folder / f"{stem}.pdf", options))
-    if rules is not None:
-        built += rulebook_files(game, rules.markdown, folder, options)
-    write_manifest(game, folder, built, options)
+    staging = Staging(out / game.id)
+    try:
+        built = [card_sheets(game, [deck_id], laid_out, staging.path(f"cards-{deck_id}.pdf"), "cards", options)
+                 for deck_id, deck in game.decks.items() if deck.component == "cards"]
+        tokens = [deck_id for deck_id, deck in game.decks.items() if deck.component == "tokens"]
+        if tokens:
+            built.append(card_sheets(game, tokens, laid_out, staging.path("tokens.pdf"), "tokens", options))
+        for stem in dict.fromkeys(board.file for board in game.boards.values()):
+            members = [board for board in game.boards.values() if board.file == stem]
+            faces = {b.id: boards[b.id][0] for b in members}
+            built.append(board_sheets(game, members, faces, staging.path(f"{stem}.pdf"), options))
+        if rules is not None:
+            built += rulebook_files(game, rules.markdown, staging, options)
+        staging.commit(manifest(game, built, options))
+    finally:
+        staging.discard()
     return built
 
 
-def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces], final: Path, kind: str,
+def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces], target: Path, kind: str,
                 options: Options) -> Built:
     """One PDF holding the sheets of the given decks, one deck after the other, fronts and their backs."""
-    temporary = atomic_target(final)
-    try:
-        writer = SheetWriter(temporary, f"{game.title}: {kind}", options.greyscale)
-        per_sheet = {}
-        for deck_id in deck_ids:
-            deck, faces = game.decks[deck_id], laid_out[deck_id]
+    writer = SheetWriter(target, f"{game.title}: {kind}", options.greyscale)
+    per_sheet = {}
+    for deck_id in deck_ids:
+        deck, faces = game.decks[deck_id], laid_out[deck_id]
+        try:
             layout = grid(PAPERS[options.paper], deck.face_size, options.bleed, options.crop_marks,
                           fold=options.duplex == "fold", packing=deck.packing, shape=deck.shape)
-            per_sheet[deck_id] = layout.per_sheet
-            uses = Counter(faces.fronts) + Counter(faces.backs)
-            writer.start_section({index for index, number in uses.items() if number > 1})
-            for sheet in sheets(faces.fronts, faces.backs, layout, options.duplex):
-                writer.sheet(sheet, faces.faces)
-        writer.save()
-        digest = sha256(temporary)
-        os.replace(temporary, final)
-    finally:
-        temporary.unlink(missing_ok=True)
+        except MusterError as exc:
+            raise MusterError(f"deck '{deck_id}': {exc.message}", deck.where) from None
+        per_sheet[deck_id] = layout.per_sheet
+        uses = Counter(faces.fronts) + Counter(faces.backs)
+        writer.start_section({index for index, number in uses.items() if number > 1})
+        for sheet in sheets(faces.fronts, faces.backs, layout, options.duplex):
+            writer.sheet(sheet, faces.faces)
+    writer.save()
     counts = {deck_id: game.decks[deck_id].total for deck_id in deck_ids}
     extra = ({"deck": deck_ids[0], "cards": counts[deck_ids[0]], "per_sheet": per_sheet[deck_ids[0]]}
              if kind == "cards" else {"decks": counts, "per_sheet": per_sheet})
-    return Built(final.name, kind, writer.pages, digest, extra)
+    return Built(final_name(target), kind, writer.pages, sha256(target), extra)
 
 
-def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], final: Path, options: Options) -> Built:
+def final_name(temporary: Path) -> str:
+    """cards-germans.pdf from the staging name .cards-germans.pdf.1a2b3c.tmp."""
+    return temporary.name[1:].rsplit(".", 2)[0]
+
+
+def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], target: Path, options: Options) -> Built:
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
-    temporary = atomic_target(final)
     tiling = {}
-    try:
-        writer = SheetWriter(temporary, f"{game.title}: {final.stem}", options.greyscale)
-        for board in members:
-            plan = tiles(board.size, PAPERS[options.paper], f"{game.title} · {board.name}")
-            tiling[board.id] = f"{plan.columns}x{plan.rows}"
-            writer.start_section(set())
-            for sheet in plan.sheets:
-                writer.sheet(sheet, [faces[board.id]])
-        writer.save()
-        digest = sha256(temporary)
-        os.replace(temporary, final)
-    finally:
-        temporary.unlink(missing_ok=True)
+    writer = SheetWriter(target, f"{game.title}: {final_name(target)}", options.greyscale)
+    for board in members:
+        plan = tiles(board.size, PAPERS[options.paper], f"{game.title} · {board.name}")
+        tiling[board.id] = f"{plan.columns}x{plan.rows}"
+        writer.start_section(set())
+        for sheet in plan.sheets:
+            writer.sheet(sheet, [faces[board.id]])
+    writer.save()
     seeds = {b.id: b.seed if options.seed is None else options.seed for b in members if b.place}
     extra = {"boards": [b.id for b in members], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
-    return Built(final.name, "map" if final.stem == "map" else "board", writer.pages, digest, extra)
+    name = final_name(target)
+    return Built(name, "map" if name == "map.pdf" else "board", writer.pages, sha256(target), extra)
 
 
-def rulebook_files(game: Game, markdown: str, folder: Path, options: Options) -> list[Built]:
+def rulebook_files(game: Game, markdown: str, staging: Staging, options: Options) -> list[Built]:
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
     paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
-    built = []
-    final = folder / "rules.pdf"
-    temporary = atomic_target(final)
-    try:
-        pages = write_rulebook(game, markdown, temporary, paper)
-        digest = sha256(temporary)
-        if options.booklet or game.rulebook.booklet:
-            booklet_final = folder / "rules-booklet.pdf"
-            booklet_temporary = atomic_target(booklet_final)
-            try:
-                sheet = "letter" if paper == "letter" else "a4"
-                sides = impose_booklet(temporary, booklet_temporary, sheet)
-                built.append(Built(booklet_final.name, "booklet", sides, sha256(booklet_temporary),
-                                   {"paper": f"{sheet} landscape", "rulebook_pages": pages}))
-                os.replace(booklet_temporary, booklet_final)
-            finally:
-                booklet_temporary.unlink(missing_ok=True)
-        os.replace(temporary, final)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return [Built(final.name, "rules", pages, digest, {"paper": paper})] + built
+    target = staging.path("rules.pdf")
+    pages = write_rulebook(game, markdown, target, paper)
+    built = [Built("rules.pdf", "rules", pages, sha256(target), {"paper": paper})]
+    if options.booklet or game.rulebook.booklet:
+        sheet = "letter" if paper == "letter" else "a4"
+        booklet = staging.path("rules-booklet.pdf")
+        sides = impose_booklet(target, booklet, sheet)
+        built.append(Built("rules-booklet.pdf", "booklet", sides, sha256(booklet),
+                           {"paper": f"{sheet} landscape", "rulebook_pages": pages}))
+    return built
 
 
 def sha256(path: Path) -> str:
@@ -159,8 +194,8 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def write_manifest(game: Game, folder: Path, built: list[Built], options: Options) -> Path:
-    manifest = {
+def manifest(game: Game, built: list[Built], options: Options) -> dict:
+    return {
         "game": game.id,
         "inputs": input_key(game.root, options.as_dict()),
         "title": game.title,
@@ -169,11 +204,3 @@ def write_manifest(game: Game, folder: Path, built: list[Built], options: Option
         "decks": {d.id: {"declared": d.size, "cards": d.total} for d in game.decks.values()},
         "files": [b.as_dict() for b in built],
     }
-    final = folder / "manifest.json"
-    temporary = atomic_target(final)
-    try:
-        temporary.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(temporary, final)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return final

@@ -14,7 +14,7 @@ from .geometry import cell_centre, column_name, grid_extent, hex_corners
 from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
 from .errors import Finding, Location, MusterError
 from .model import Card, Deck, Game
-from .resources import confined, layouts_dir
+from .resources import confined, image_problem, layouts_dir
 from .sourcemap import Map, Seq, load_yaml
 from .units import PT_PER_MM, parse_length
 
@@ -327,6 +327,9 @@ class Evaluator:
             raise LayoutError(f"src: {exc.message}", element.fields["src"].where) from None
         if not path.is_file():
             raise LayoutError(f"src: no image '{v['src']}' in the game folder or the bundled layouts", element.fields["src"].where)
+        problem = image_problem(path)
+        if problem:
+            raise LayoutError(f"src: '{v['src']}': {problem}", element.fields["src"].where)
         return [Picture(path, v["x"], v["y"], v["w"], v["h"])]
 
     def _grid(self, v: dict, element: Element, problems: list[str]):

@@ -16,7 +16,7 @@ from .model import (
     TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Rulebook, Term, Trait, Variant, Vocabulary,
     frozen,
 )
-from .resources import bundled_games, bundled_games_dir, confined, find_game
+from .resources import bundled_games, bundled_games_dir, confined, find_game, image_problem
 from .sourcemap import Map, Seq, load_yaml
 from .units import CARD_SIZES, parse_length, parse_size
 
@@ -171,11 +171,23 @@ def _card_size(reader: Reader, data: Map) -> tuple[float, float]:
         reader.error(at(data, "card"), "card", f"expected a mapping, got {describe(card)}")
         return CARD_SIZES["poker"]
     reader.keys(card, "card", ("size",))
+    return face_size(reader, card.get("size", "poker"), at(card, "size"), "card.size") or CARD_SIZES["poker"]
+
+
+MIN_FACE_MM, MAX_FACE_MM = 5.0, 600.0
+
+
+def face_size(reader: Reader, value, where: Location, field: str) -> tuple[float, float] | None:
+    """A card's or counter's size, within the bounds that can be printed on any paper Muster knows."""
     try:
-        return parse_size(card.get("size", "poker"), CARD_SIZES)
+        size = parse_size(value, CARD_SIZES)
     except ValueError as exc:
-        reader.error(at(card, "size"), "card.size", str(exc))
-        return CARD_SIZES["poker"]
+        reader.error(where, field, str(exc))
+        return None
+    if not all(MIN_FACE_MM <= side <= MAX_FACE_MM for side in size):
+        reader.error(where, field, f"each side must be {MIN_FACE_MM:g} mm to {MAX_FACE_MM:g} mm, got {size[0]:g} x {size[1]:g} mm")
+        return None
+    return size
 
 
 def _constants(reader: Reader, data: Map) -> dict:
@@ -306,6 +318,10 @@ def _icons(reader: Reader, data: Map, root: Path) -> dict[str, Icon]:
             except MusterError as exc:
                 reader.error(at(body, "image"), join(field, "image"), exc.message)
                 continue
+            problem = image_problem(image_path)
+            if problem:
+                reader.error(at(body, "image"), join(field, "image"), f"'{image}': {problem}")
+                continue
         result[str(name)] = Icon(str(name), None if glyph is None else str(glyph), reader.text(body, "font", field, "text"), colour, image_path)
     return result
 
@@ -331,10 +347,7 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
             reader.error(at(spec, "safe"), join(field, "format.safe"), str(exc))
     size = card_size
     if "size" in spec:
-        try:
-            size = parse_size(spec["size"], CARD_SIZES)
-        except ValueError as exc:
-            reader.error(at(spec, "size"), join(field, "format.size"), str(exc))
+        size = face_size(reader, spec["size"], at(spec, "size"), join(field, "format.size")) or card_size
     choices = []
     for key, allowed, default in (("shape", SHAPES, "rect"), ("packing", PACKINGS, "spaced")):
         value = spec.get(key, default)

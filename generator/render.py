@@ -168,4 +168,7 @@ def atomic_target(final: Path) -> Path:
     final.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     os.close(handle)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(name, 0o666 & ~mask)  # mkstemp makes files private; outputs are ordinary files
     return Path(name)

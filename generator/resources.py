@@ -61,3 +61,25 @@ def find_game(name_or_path: str | Path) -> Path:
 def bundled_games() -> list[Path]:
     root = bundled_games_dir()
     return sorted(p for p in root.iterdir() if (p / "game.yaml").is_file()) if root.is_dir() else []
+
+
+MAX_IMAGE_PIXELS = 40_000_000
+
+
+@lru_cache(maxsize=256)
+def image_problem(path: Path) -> str | None:
+    """Why an image cannot be printed (missing, unreadable, not PNG/JPEG/GIF, too large), or None."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not path.is_file():
+        return "no such file"
+    try:
+        with Image.open(path) as image:
+            if image.format not in ("PNG", "JPEG", "GIF"):
+                return f"{image.format} images are not supported (use PNG or JPEG)"
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                return f"{image.width} x {image.height} pixels is over the limit of {MAX_IMAGE_PIXELS:,}"
+            image.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        return f"not a readable image ({type(exc).__name__})"
+    return None
