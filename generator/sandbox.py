@@ -65,8 +65,9 @@ class TimeLimit(SecurityError):
 
 
 @contextmanager
-def time_limit(seconds: float = TIME_LIMIT):
+def time_limit(seconds: float | None = None):
     """Stops templates that run too long, by an alarm; where there is none (other threads, Windows), no limit."""
+    seconds = seconds or TIME_LIMIT
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -18,18 +18,22 @@ MAX_ALIASES = 100
 
 
 class Map(dict):
-    """A mapping that knows the location of itself, of each key and of each value."""
+    """A mapping that knows the location of itself, of each key and of each value (none when made in code)."""
 
-    where: Location
-    key_where: dict
-    value_where: dict
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.where: Location | None = None
+        self.key_where: dict = {}
+        self.value_where: dict = {}
 
 
 class Seq(list):
-    """A sequence that knows the location of itself and of each item."""
+    """A sequence that knows the location of itself and of each item (none when made in code)."""
 
-    where: Location
-    item_where: list
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.where: Location | None = None
+        self.item_where: list = []
 
 
 class _Loader(_Base):
