@@ -78,6 +78,7 @@ def build(
     variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for what boards place at random (default: each board's own); printed on the board."),
     booklet: bool = typer.Option(False, "--booklet", help="Also write rules-booklet.pdf: the rulebook two-up, in saddle-stitch order."),
+    calibration: bool = typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm rulers and a card at true size, to print first."),
     jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Games built at once, in parallel processes.  [default: the machine's cores]", show_default=False),
     force: bool = typer.Option(False, "--force", help="Rebuild games whose output is up to date."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
@@ -97,7 +98,8 @@ def build(
             raise MusterError(f"--bleed must be between 0mm and 10mm, got {bleed}")
     except ValueError as exc:
         _fail(MusterError(f"--bleed: {exc}"))
-    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet)
+    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
+                      calibration)
     try:
         targets = _games(games)
     except MusterError as exc:

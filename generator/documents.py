@@ -15,7 +15,7 @@ from .boards import lay_out_board
 from .cache import input_key
 from .booklet import impose_booklet
 from .display import Face
-from .imposition import grid, sheets, tiles
+from .imposition import TILE_MARGIN, grid, sheets, tiles
 from .layout import DeckFaces, lay_out_cards
 from .model import Board, Game
 from .options import Options
@@ -119,6 +119,8 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
             built.append(board_sheets(game, members, faces, staging.path(f"{stem}.pdf"), options))
         if rules is not None:
             built += rulebook_files(game, rules.markdown, staging, options)
+        if options.calibration:
+            built.append(calibration_page(game, staging.path("calibration.pdf"), options))
         staging.commit(manifest(game, built, options))
     finally:
         staging.discard()
@@ -169,6 +171,22 @@ def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], targe
     extra = {"boards": [b.id for b in members], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
     name = final_name(target)
     return Built(name, "map" if name == "map.pdf" else "board", writer.pages, sha256(target), extra)
+
+
+CALIBRATION = "calibration.yaml"  # a bundled layout
+
+
+def calibration_page(game: Game, target: Path, options: Options) -> Built:
+    """A page to print first: 100 mm rulers and a card at true size, drawn like any board."""
+    paper = PAPERS[options.paper]
+    board = Board("calibration", "calibration", "Calibration", CALIBRATION,
+                  (paper[0] - 2 * TILE_MARGIN, paper[1] - 2 * TILE_MARGIN), None, {}, {}, 0, game.where)
+    face, findings = lay_out_board(game, board)
+    if face is None:
+        raise GameInvalid(findings)
+    built = board_sheets(game, [board], {board.id: face}, target, options)
+    built.kind, built.extra = "calibration", {}
+    return built
 
 
 def rulebook_files(game: Game, markdown: str, staging: Staging, options: Options) -> list[Built]:

@@ -131,7 +131,8 @@ def at(data: Map, key) -> Location:
 def game_context(game: Game) -> dict:
     """What every template of a game sees: plain data, no model objects, no paths."""
     return {
-        "game": {"id": game.id, "title": game.title, "players": game.players},
+        "game": {"id": game.id, "title": game.title, "players": game.players,
+                 "card": {"w": game.card_size[0], "h": game.card_size[1]}},
         "constants": dict(game.constants),
         "colours": dict(game.colours),
         "tables": {name: [dict(row) for row in rows] for name, rows in game.tables.items()},

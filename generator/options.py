@@ -15,8 +15,9 @@ class Options:
     variants: tuple[str, ...] = ()
     seed: int | None = None  # overrides every board's own seed
     booklet: bool = False    # also write rules-booklet.pdf, whatever the game's rulebook says
+    calibration: bool = True  # write calibration.pdf: rulers and a card at true size
 
     def as_dict(self) -> dict:
         return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
                 "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed,
-                "booklet": self.booklet}
+                "booklet": self.booklet, "calibration": self.calibration}
