@@ -123,7 +123,7 @@ def test_calibration_rulers_are_100_mm_at_true_scale(make_game, tmp_path):
     centre = lambda box: ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     nineties = [centre(b) for b in char_boxes(pdf, 0, "90")]  # only the two rulers print 90
     tens = [centre(b) for b in char_boxes(pdf, 0, "10")]
-    across = [(x90 - x10) for x90, y90 in nineties for x10, y10 in tens if abs(y90 - y10) < 0.5]
+    across = [(x90 - x10) for x90, y90 in nineties for x10, y10 in tens if abs(y90 - y10) < 0.5 and x10 < x90]
     down = [(y10 - y90) for x90, y90 in nineties for x10, y10 in tens if abs(x90 - x10) < 0.5 and y10 > y90]
     assert len(across) == 1 and abs(across[0] / PT_PER_MM - 80) < 0.1  # the 10 and 90 mm marks, 80 mm apart
     assert len(down) == 1 and abs(down[0] / PT_PER_MM - 80) < 0.1
