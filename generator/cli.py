@@ -82,6 +82,7 @@ def build(
     jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Games built at once, in parallel processes.  [default: the machine's cores]", show_default=False),
     force: bool = typer.Option(False, "--force", help="Rebuild games whose output is up to date."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every file written, with its pages and size."),
 ) -> None:
     """Build the print-and-play kit of each game into OUT/<game>/.
 
@@ -104,14 +105,70 @@ def build(
         targets = _games(games)
     except MusterError as exc:
         _fail(exc)
+    outcomes = build_all(targets, out, options, jobs, force, _state["debug"])
+    if not quiet and sys.stderr.isatty() and len(targets) > 1:
+        with typer.progressbar(outcomes, length=len(targets), label="Building", file=sys.stderr) as bar:
+            outcomes = list(bar)
     failed = 0
-    for outcome in build_all(targets, out, options, jobs, force, _state["debug"]):
+    for outcome in outcomes:
         for line in outcome.errors:
             typer.echo(line, err=True)
         if outcome.summary and not quiet:
             typer.echo(outcome.summary)
+        if verbose:
+            for line in outcome.details:
+                typer.echo(line)
         failed = max(failed, outcome.code)
     raise typer.Exit(failed)
+
+
+@app.command()
+def watch(
+    game: str = typer.Argument(..., help="The game folder (or bundled game name) to watch."),
+    out: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
+    interval: float = typer.Option(0.5, "--interval", min=0.1, help="Seconds between looks for changes."),
+) -> None:
+    """Rebuild a game whenever one of its files or layouts changes, printing validation findings as they appear.
+
+    Builds with the default options; stop with Ctrl-C.
+    """
+    import time
+
+    from .documents import validate as check
+    from .kit import build_one, snapshot
+    from .loading import load_game
+    from .options import Options
+    from .resources import find_game
+
+    try:
+        root = find_game(game).resolve()
+    except MusterError as exc:
+        _fail(exc)
+    typer.echo(f"watching {root} (Ctrl-C to stop)")
+    seen: dict = {}
+    try:
+        while True:
+            state = snapshot(root)
+            if state != seen:
+                seen = state
+                stamp = time.strftime("%H:%M:%S")
+                try:
+                    findings = check(load_game(root))
+                except MusterError as exc:
+                    typer.echo(f"[{stamp}] {exc}", err=True)
+                    time.sleep(interval)
+                    continue
+                for finding in findings:
+                    typer.echo(f"[{stamp}] {finding}")
+                if not any(f.severity == "error" for f in findings):
+                    outcome = build_one(root, out, Options())
+                    for line in outcome.errors:
+                        typer.echo(f"[{stamp}] {line}", err=True)
+                    typer.echo(f"[{stamp}] {outcome.summary or outcome.name + ': not built'}")
+                sys.stdout.flush()
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        raise typer.Exit(0)
 
 
 @app.command()

@@ -19,6 +19,7 @@ class Outcome:
     code: int  # 0 built or up to date, 1 validation errors, 2 unreadable input
     summary: str = ""
     errors: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)  # one line per file, for --verbose
 
 
 def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | None:
@@ -50,7 +51,9 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
             raise
         return Outcome(name, 2, errors=[str(exc)])
     files = ", ".join(f"{b.file} ({b.pages} pages)" for b in built)
-    return Outcome(name, 0, f"{game.id}: {files} -> {out / game.id}")
+    details = [f"  {b.file:<28} {b.kind:<11} {b.pages:>4} pages {(out / game.id / b.file).stat().st_size:>10,} bytes"
+               for b in built]
+    return Outcome(name, 0, f"{game.id}: {files} -> {out / game.id}", details=details)
 
 
 def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False):
@@ -66,3 +69,16 @@ def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool
         futures = {index: pool.submit(build_one, targets[index], out, options, debug) for index in stale}
         for index in range(len(targets)):
             yield known[index] or futures[index].result()
+
+
+def snapshot(game_root: Path) -> dict:
+    """What watch compares: every file of the game and of the bundled layouts, with its size and time."""
+    from .resources import layouts_dir
+
+    state = {}
+    for root in (game_root, layouts_dir()):
+        for path in root.rglob("*"):
+            if path.is_file() and not path.name.startswith("."):
+                stat = path.stat()
+                state[path] = (stat.st_mtime_ns, stat.st_size)
+    return state

@@ -96,3 +96,37 @@ def test_list_shows_declared_and_actual_sizes():
     result = muster("list", "europe-1939")
     assert result.returncode == 0
     assert "germans" in result.stdout and "declared    56  actual    56" in result.stdout
+
+
+def test_watch_rebuilds_when_a_card_changes(make_game, tmp_path):
+    import time
+
+    folder = make_game()
+    process = subprocess.Popen([sys.executable, "-m", "generator", "watch", str(folder), "--out", str(tmp_path / "out"),
+                                "--interval", "0.2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+
+        def wait_for(text: str, limit: float = 30.0):
+            deadline = time.monotonic() + limit
+            while time.monotonic() < deadline:
+                line = process.stdout.readline()
+                lines.append(line)
+                if text in line:
+                    return
+            raise AssertionError(f"no {text!r} in {lines}")
+
+        wait_for("tiny: cards-reds.pdf")
+        (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 2", "force: 12"))
+        wait_for("cards[0].force: 12 is outside 0..9")
+        (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 12", "force: 4"))
+        wait_for("tiny: cards-reds.pdf")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_verbose_lists_every_file(make_game, tmp_path):
+    result = muster("build", str(make_game()), "--out", str(tmp_path), "--verbose")
+    assert result.returncode == 0
+    assert any("cards-reds.pdf" in l and "pages" in l and "bytes" in l for l in result.stdout.splitlines()[1:])
