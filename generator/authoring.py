@@ -1,0 +1,103 @@
+"""The authoring commands: `muster import`, `muster export csv|xlsx`, `muster schema` and `muster new`.
+
+Plain functions with Typer defaults, registered by cli.py; the work is done in spreadsheets.py, schema.py and
+scaffold.py, imported when a command runs so that `muster --help` stays quick.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn, Optional
+
+import typer
+
+from .errors import MusterError
+
+
+def _debug() -> bool:
+    from .cli import _state
+
+    return bool(_state.get("debug"))
+
+
+def _fail(exc: MusterError) -> NoReturn:
+    """An input that cannot be used: one line on standard error, exit 2 (the traceback with --debug)."""
+    if _debug():
+        raise exc
+    typer.echo(str(exc), err=True)
+    raise typer.Exit(2)
+
+
+def import_cards(
+    source: Path = typer.Argument(..., help="The sheet: .csv, .tsv or .xlsx; a header row naming the keys, one card a row.", show_default=False),
+    game: str = typer.Option(..., "--game", "-g", help="The game folder (or bundled game) whose traits type the cells.", show_default=False),
+    deck: str = typer.Option(..., "--deck", "-d", help="The deck of game.yaml the cards are for.", show_default=False),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Deck file to write.  [default: the deck's file in game.yaml]", show_default=False),
+    sheet: Optional[str] = typer.Option(None, "--sheet", help="The worksheet of an .xlsx file.  [default: the first]", show_default=False),
+) -> None:
+    """Turn a spreadsheet into a deck file, then validate the game.
+
+    Empty cells leave the trait out; numbers are typed by the trait's kind; a codes cell holds codes as the
+    deck file would ('EW', 'E W', an alias) or [] for none. Errors name the sheet's row and column, and a
+    sheet with errors writes nothing. Exit 0 when the game is consistent, 1 with errors, 2 when unreadable.
+    """
+    from .spreadsheets import import_deck
+
+    try:
+        result = import_deck(source, game, deck, output, sheet)
+    except MusterError as exc:
+        _fail(exc)
+    for finding in result.findings:
+        typer.echo(str(finding))
+    sys.stdout.flush()
+    errors = sum(f.severity == "error" for f in result.findings)
+    warnings = len(result.findings) - errors
+    if result.output is None:
+        typer.echo(f"{source.name}: {errors} error(s); nothing written", err=True)
+        raise typer.Exit(1)
+    from .errors import display_path
+
+    if result.note:
+        typer.echo(f"note: {result.note}", err=True)
+    typer.echo(f"{display_path(result.output)}: {result.cards} card(s), {result.copies} with copies, from "
+               f"{source.name}; {errors} error(s), {warnings} warning(s)", err=True)
+    raise typer.Exit(1 if errors else 0)
+
+
+def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:
+    from .loading import load_game
+    from .spreadsheets import deck_table, write_csv, write_xlsx
+
+    try:
+        header, rows = deck_table(load_game(game), deck)
+        if suffix == ".csv":
+            write_csv(header, rows, None if str(output) == "-" else output or Path(f"{deck}.csv"))
+        else:
+            if str(output) == "-":
+                raise MusterError("an .xlsx file cannot go to standard output: give a file name")
+            write_xlsx(header, rows, output or Path(f"{deck}.xlsx"), deck)
+    except MusterError as exc:
+        _fail(exc)
+    except OSError as exc:
+        _fail(MusterError(f"cannot write {output}: {exc.strerror or exc}"))
+    if str(output) != "-":
+        typer.echo(f"{output or Path(deck + suffix)}: {len(rows)} card(s) of deck '{deck}'", err=True)
+
+
+def export_csv(
+    game: str = typer.Argument(..., help="The game folder or bundled game.", show_default=False),
+    deck: str = typer.Option(..., "--deck", "-d", help="The deck to export.", show_default=False),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write; - for standard output.  [default: DECK.csv]", show_default=False),
+) -> None:
+    """Write a deck's cards as CSV (UTF-8): a header row of keys, one card a row, as `muster import` reads it."""
+    _export(game, deck, output, ".csv")
+
+
+def export_xlsx(
+    game: str = typer.Argument(..., help="The game folder or bundled game.", show_default=False),
+    deck: str = typer.Option(..., "--deck", "-d", help="The deck to export.", show_default=False),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write.  [default: DECK.xlsx]", show_default=False),
+) -> None:
+    """Write a deck's cards as an .xlsx workbook: a header row of keys, one card a row, as `muster import` reads it."""
+    _export(game, deck, output, ".xlsx")
