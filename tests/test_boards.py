@@ -128,3 +128,26 @@ def test_calibration_rulers_are_100_mm_at_true_scale(make_game, tmp_path):
     assert len(across) == 1 and abs(across[0] / PT_PER_MM - 80) < 0.1  # the 10 and 90 mm marks, 80 mm apart
     assert len(down) == 1 and abs(down[0] / PT_PER_MM - 80) < 0.1
     assert len(PdfReader(pdf).pages) == 1
+
+
+def test_hex_boards_size_and_tile_like_square_ones(make_game, tmp_path):
+    from generator.geometry import cell_centre, grid_extent
+
+    folder = make_game({"hexmap.yaml": "elements:\n  - {kind: grid, x: '{{ board.grid.x }}', y: '{{ board.grid.y }}', "
+                                       "columns: '{{ board.grid.columns }}', rows: '{{ board.grid.rows }}', "
+                                       "cell: '{{ board.grid.cell }}', shape: hex, labels: true, size: 8}\n"})
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + (
+        "boards:\n  hexes:\n    file: map\n    layout: hexmap.yaml\n"
+        "    grid: {columns: 14, rows: 10, cell: 25mm, shape: hex, margin: 10mm}\n"
+        "    place: {towns: {count: 5}}\n"))
+    game = load_game(folder)
+    board = game.boards["hexes"]
+    width, height = grid_extent("hex", 14, 10, 25.0)
+    assert board.size == (width + 20, height + 20)
+    # neighbouring columns interlock: centres 1.5 radii apart, odd columns half a cell lower
+    (x0, y0), (x1, y1) = cell_centre("hex", 0, 0, 25.0), cell_centre("hex", 1, 0, 25.0)
+    assert math.isclose(x1 - x0, 1.5 * 25.0 / math.sqrt(3)) and math.isclose(y1 - y0, 12.5)
+    build_game(game, tmp_path, Options())
+    pages = len(PdfReader(tmp_path / "tiny" / "map.pdf").pages)
+    plan = tiles(board.size, PAPERS["a4"], "x")
+    assert pages == plan.columns * plan.rows > 1

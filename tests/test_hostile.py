@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
@@ -39,51 +40,30 @@ def game_yaml(**replace: str) -> str:
     return text
 
 
-LAUGHS = "muster: 1\ntitle: x\na: &a [1,1,1,1,1,1,1,1,1]\n" + "".join(
-    f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)},*{chr(97 + i)}]\n"
-    for i in range(12))
-
-CASES = {
-    # name: (files, exit code, what the one error line must say)
-    "empty game file": ({"game.yaml": ""}, 2, "expected a mapping at the top of game.yaml, got nothing"),
-    "binary garbage": ({"game.yaml": b"\xff\xfe\x00\x01garbage\x89PNG"}, 2, "not UTF-8 text"),
-    "tabs for indentation": ({"game.yaml": "muster: 1\ntitle: x\ndecks:\n\treds: {}\n"}, 2, "YAML syntax"),
-    "truncated file": ({"game.yaml": GAME_YAML[: len(GAME_YAML) // 2] + "\n  - [unclosed"}, 2, "YAML syntax"),
-    "duplicate key": ({"game.yaml": game_yaml(**{"title: Tiny War\n": "title: Tiny War\ntitle: Again\n"})}, 2, "duplicate key 'title'"),
-    "python tag": ({"game.yaml": "muster: 1\ntitle: !!python/object/apply:os.system ['echo owned']\n"}, 2, "YAML"),
-    "billion laughs": ({"game.yaml": LAUGHS}, 2, "aliases: refused"),
-    "huge file": ({"reds.yaml": "cards:\n" + "  - {title: x}\n" * 400_000}, 1, "bytes; the limit is"),
-    "count of a billion": ({"reds.yaml": "cards:\n  - {title: A, type: L, force: 2, count: 1000000000}\n"}, 1, "expected an integer from 0 to 10000"),
-    "card ten metres wide": ({"game.yaml": game_yaml(**{"card: {size: poker}": "card: {size: 10000mm x 88mm}"})}, 1, "each side must be 5 mm to 600 mm"),
-    "negative force": ({"reds.yaml": "cards:\n  - {title: A, type: L, force: -4}\n"}, 1, "-4 is outside 0..9"),
-    "wrong type for decks": ({"game.yaml": game_yaml(**{"decks:\n  reds:": "decks: 5\nold:\n  reds:"})}, 1, "decks: expected a mapping, got 5"),
-    "missing title": ({"game.yaml": game_yaml(**{"title: Tiny War\n": ""})}, 1, "missing required key 'title'"),
-    "unknown key": ({"game.yaml": game_yaml(**{"muster: 1\n": "muster: 1\ntitel: x\n"})}, 1, "unknown key 'titel' (did you mean 'title'?)"),
-    "unit-less length": ({"game.yaml": game_yaml(**{"card: {size: poker}": "card: {size: 63 x 88}"})}, 1, "with a unit"),
-    "escape with ..": ({"game.yaml": game_yaml(**{"file: reds.yaml": "file: ../../etc/passwd"})}, 1, "leads outside"),
-    "absolute path": ({"game.yaml": game_yaml(**{"file: reds.yaml": "file: /etc/passwd"})}, 1, "is an absolute path"),
-    "template reaches internals": ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.__class__.__mro__[1].__subclasses__() }}'}\n"}, 1, "face.yaml:2:"),
-    "template calls a method": ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{{ card.title.__init__.__globals__ }}\"}\n"}, 1, "face.yaml:2:"),
-    "giant string": ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{{ 'x' * 1000000000 }}\"}\n"}, 1, "repeated sequence is limited"),
-    "giant power": ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{{ 9 ** 99999999 }}\"}\n"}, 1, "exponents are limited"),
-    "long range": ({"face.yaml": "elements:\n  - {kind: box, repeat: 'range(100000000)', x: 0, y: 0, w: 1, h: 1}\n"}, 1, "range() is limited"),
-    "unknown font": ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: x, font: Comic}\n"}, 1, "unknown font 'Comic'"),
-    "missing image": ({"face.yaml": "elements:\n  - {kind: image, x: 4, y: 4, w: 10, h: 10, src: nowhere.png}\n"}, 1, "no image 'nowhere.png'"),
-    "corrupt image": ({"face.yaml": "elements:\n  - {kind: image, x: 4, y: 4, w: 10, h: 10, src: bad.png}\n", "bad.png": b"\x89PNG\r\n\x1a\nnot really"}, 1, "not a readable image"),
-    "text with no room": ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 1, h: 10, text: '{{ card.title }}', size: 9, min_size: 8}\n"}, 1, "does not fit on one line"),
-}
+CORPUS = Path(__file__).parent / "hostile"
+CASES = sorted(CORPUS.glob("*.yaml"))
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_hostile_input_gets_one_clear_error(make_game, name):
-    files, code, message = CASES[name]
+def contents(spec) -> str | bytes:
+    """A corpus file's content: text, bytes (YAML !!binary), or a generated {prefix, repeat, times}."""
+    if isinstance(spec, dict):
+        return spec["prefix"] + spec["repeat"] * spec["times"]
+    return spec
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_hostile_input_gets_one_clear_error(make_game, case):
+    """One file per case in tests/hostile/: the files it puts into a small working game, the exit code and the
+    text of the one error line it must cause."""
+    spec = yaml.safe_load(case.read_text(encoding="utf-8"))
+    files = {name: contents(content) for name, content in spec["files"].items()}
     folder = make_game({k: v for k, v in files.items() if isinstance(v, str)})
     for file_name, content in files.items():
         if isinstance(content, bytes):
             (folder / file_name).write_bytes(content)
     exit_code, output = run("validate", str(folder))
-    assert exit_code == code, output
-    lines = [line for line in output.splitlines() if message in line]
+    assert exit_code == spec["exit"], output
+    lines = [line for line in output.splitlines() if spec["error"] in line]
     assert lines, output
     assert lines[0].startswith(str(folder)) or lines[0].startswith("error:"), lines[0]
 
