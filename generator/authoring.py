@@ -12,21 +12,8 @@ from typing import NoReturn, Optional
 
 import typer
 
+from . import console
 from .errors import MusterError
-
-
-def _debug() -> bool:
-    from .cli import _state
-
-    return bool(_state.get("debug"))
-
-
-def _fail(exc: MusterError) -> NoReturn:
-    """An input that cannot be used: one line on standard error, exit 2 (the traceback with --debug)."""
-    if _debug():
-        raise exc
-    typer.echo(str(exc), err=True)
-    raise typer.Exit(2)
 
 
 def import_cards(
@@ -47,7 +34,9 @@ def import_cards(
     try:
         result = import_deck(source, game, deck, output, sheet)
     except MusterError as exc:
-        _fail(exc)
+        console.fail(exc)
+    except OSError as exc:
+        console.fail(MusterError(f"cannot write {output or 'the deck file'}: {exc.strerror or exc}"))
     for finding in result.findings:
         typer.echo(str(finding))
     sys.stdout.flush()
@@ -60,7 +49,7 @@ def import_cards(
 
     if result.note:
         typer.echo(f"note: {result.note}", err=True)
-    typer.echo(f"{display_path(result.output)}: {result.cards} card(s), {result.copies} with copies, from "
+    typer.echo(f"{display_path(result.output)}: {result.cards} card(s) ({result.copies} with copies) from "
                f"{source.name}; {errors} error(s), {warnings} warning(s)", err=True)
     raise typer.Exit(1 if errors else 0)
 
@@ -78,9 +67,9 @@ def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:
                 raise MusterError("an .xlsx file cannot go to standard output: give a file name")
             write_xlsx(header, rows, output or Path(f"{deck}.xlsx"), deck)
     except MusterError as exc:
-        _fail(exc)
+        console.fail(exc)
     except OSError as exc:
-        _fail(MusterError(f"cannot write {output}: {exc.strerror or exc}"))
+        console.fail(MusterError(f"cannot write {output}: {exc.strerror or exc}"))
     if str(output) != "-":
         typer.echo(f"{output or Path(deck + suffix)}: {len(rows)} card(s) of deck '{deck}'", err=True)
 
@@ -101,3 +90,51 @@ def export_xlsx(
 ) -> None:
     """Write a deck's cards as an .xlsx workbook: a header row of keys, one card a row, as `muster import` reads it."""
     _export(game, deck, output, ".xlsx")
+
+
+def schema(
+    out: Path = typer.Option(Path("schemas"), "--out", "-o", help="Folder to write the schemas into."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="Also write deck-<game>.schema.json: that game's traits and codes.", show_default=False),
+) -> None:
+    """Write JSON Schemas (draft 2020-12) of game.yaml, deck files and layouts, for editors.
+
+    game.schema.json, deck.schema.json (generic: any trait, as a value or a list) and layout.schema.json;
+    docs/editors.md shows how to point an editor's YAML language server at them.
+    """
+    from .errors import display_path
+    from .schema import write_schemas
+
+    try:
+        loaded = None
+        if game is not None:
+            from .loading import load_game
+
+            loaded = load_game(game)
+        written = write_schemas(out, loaded)
+    except MusterError as exc:
+        console.fail(exc)
+    except OSError as exc:
+        console.fail(MusterError(f"cannot write into {out}: {exc.strerror or exc}"))
+    for path in written:
+        typer.echo(display_path(path))
+
+
+def new_game(
+    name: str = typer.Argument(..., help="The game's name and folder: lower case letters, digits and dashes (my-game).", show_default=False),
+    directory: Path = typer.Option(Path("."), "--dir", help="The folder to create the game's folder in.  [default: the current folder]", show_default=False),
+    title: Optional[str] = typer.Option(None, "--title", help="The game's title.  [default: the name, capitalised]", show_default=False),
+) -> None:
+    """Create a small working game folder to start from: game.yaml, a deck of 6 cards, a face and a back
+    layout, a rulebook and a README.md explaining each file. An existing folder is never overwritten."""
+    from .errors import display_path
+    from .scaffold import new_game as create
+
+    try:
+        folder = create(name, directory, title)
+    except MusterError as exc:
+        console.fail(exc)
+    except OSError as exc:
+        console.fail(MusterError(f"cannot create {directory / name}: {exc.strerror or exc}"))
+    shown = display_path(folder)
+    typer.echo(f"{shown}: created (game.yaml, cards.yaml, face.yaml, back.yaml, rules.md, README.md)")
+    typer.echo(f"next: muster validate {shown}   then: muster build {shown}")

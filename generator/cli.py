@@ -11,7 +11,10 @@ from typing import List, Optional
 
 import typer
 
-from .errors import GameInvalid, MusterError
+from . import console
+from .authoring import export_csv, export_xlsx, import_cards, new_game, schema
+from .errors import MusterError
+from .exports import export_app
 
 app = typer.Typer(
     add_completion=False,
@@ -21,7 +24,6 @@ app = typer.Typer(
     help="Print-and-play kits for small war card games, from YAML game folders.\n\n"
          "Exit codes: 0 success, 1 validation errors, 2 unreadable input or bad options.",
 )
-_state = {"debug": False}
 
 
 class Paper(str, Enum):
@@ -45,7 +47,7 @@ class Format(str, Enum):
 
 @app.callback()
 def _main(debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for errors.")) -> None:
-    _state["debug"] = debug
+    console.state["debug"] = debug
 
 
 def _games(names: list[str] | None) -> list[str | Path]:
@@ -57,13 +59,6 @@ def _games(names: list[str] | None) -> list[str | Path]:
     if not games:
         raise MusterError("no bundled games found")
     return games
-
-
-def _fail(exc: MusterError) -> None:
-    if _state["debug"]:
-        raise exc
-    typer.echo(str(exc), err=True)
-    raise typer.Exit(2)
 
 
 @app.command()
@@ -91,21 +86,18 @@ def build(
     """
     from .kit import build_all
     from .options import Options
-    from .units import parse_length
 
     try:
-        bleed_mm = parse_length(bleed)
-        if not 0 <= bleed_mm <= 10:
-            raise MusterError(f"--bleed must be between 0mm and 10mm, got {bleed}")
-    except ValueError as exc:
-        _fail(MusterError(f"--bleed: {exc}"))
+        bleed_mm = console.bleed(bleed)
+    except MusterError as exc:
+        console.fail(exc)
     options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
                       calibration)
     try:
         targets = _games(games)
     except MusterError as exc:
-        _fail(exc)
-    outcomes = build_all(targets, out, options, jobs, force, _state["debug"])
+        console.fail(exc)
+    outcomes = build_all(targets, out, options, jobs, force, console.state["debug"])
     if not quiet and sys.stderr.isatty() and len(targets) > 1:
         with typer.progressbar(outcomes, length=len(targets), label="Building", file=sys.stderr) as bar:
             outcomes = list(bar)
@@ -143,7 +135,7 @@ def watch(
     try:
         root = find_game(game).resolve()
     except MusterError as exc:
-        _fail(exc)
+        console.fail(exc)
     typer.echo(f"watching {root} (Ctrl-C to stop)")
     seen: dict = {}
     try:
@@ -184,14 +176,14 @@ def validate(
     try:
         targets = _games(games)
     except MusterError as exc:
-        _fail(exc)
+        console.fail(exc)
     findings = []
     unreadable = False
     for target in targets:
         try:
             findings.extend(check(load_game(target, tuple(variant or ()))))
         except MusterError as exc:
-            if _state["debug"]:
+            if console.state["debug"]:
                 raise
             typer.echo(str(exc), err=True)
             unreadable = True
@@ -217,17 +209,25 @@ def list_games(
     try:
         targets = _games(games)
     except MusterError as exc:
-        _fail(exc)
+        console.fail(exc)
     for target in targets:
         try:
             game = load_game(target)
         except MusterError as exc:
-            _fail(exc)
+            console.fail(exc)
         typer.echo(f"{game.id}  {game.title}  ({game.players} players)")
         for deck in game.decks.values():
             declared = "-" if deck.size is None else str(deck.size)
             flag = "" if deck.size in (None, deck.total) else "  MISMATCH"
             typer.echo(f"  {deck.id:<24} declared {declared:>5}  actual {deck.total:>5}{flag}")
+
+
+app.command("new")(new_game)
+app.command("import")(import_cards)
+app.command("schema")(schema)
+export_app.command("csv")(export_csv)
+export_app.command("xlsx")(export_xlsx)
+app.add_typer(export_app, name="export")
 
 
 def main() -> None:

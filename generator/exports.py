@@ -17,10 +17,11 @@ import math
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Callable, Iterator, List, Optional
 
 import typer
 
+from . import console
 from .display import Face
 from .errors import GameInvalid, MusterError
 from .units import CARD_SIZES, PT_PER_MM, parse_length
@@ -29,7 +30,6 @@ K = PT_PER_MM
 MM_PER_INCH = 25.4
 DEFAULT_DPI = 300
 MIN_DPI, MAX_DPI = 72, 1200
-MAX_BLEED = 10.0           # mm, as for `muster build`
 TTS_MAX_PIXELS = 4096      # the largest sheet side Tabletop Simulator loads reliably
 TTS_COLUMNS, TTS_ROWS = 10, 7
 TTS_MIN_GRID = 2           # TTS's import dialog takes 2-10 columns and 2-7 rows
@@ -141,11 +141,9 @@ def write_face_pages(target: Path, title: str, faces: list[Face], indices: list[
     slot = Slot(bleed, bleed, w, h, reach, reach, reach, reach)
     writer = SheetWriter(target, title)
     writer.start_section(set())
-    if boxes:  # reportlab applies them to this and every later page
-        writer.canvas.setBleedBox((0, 0, paper[0] * K, paper[1] * K))
-        writer.canvas.setTrimBox((bleed * K, bleed * K, (w + bleed) * K, (h + bleed) * K))
+    trim = (bleed, bleed, w, h) if boxes else None
     for index in indices:
-        writer.sheet(Sheet("front", paper, ((slot, index),)), faces)
+        writer.sheet(Sheet("front", paper, ((slot, index),), trim=trim), faces)
     writer.save()
 
 
@@ -168,9 +166,7 @@ class Raster:
             bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
             pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0,
                                            pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-            image = bitmap.to_pil().convert("RGB")
-            image.load()
-            return image.copy()
+            return bitmap.to_pil().convert("RGB")  # a copy: the bitmap's buffer goes with the bitmap
         finally:
             page.close()
 
@@ -186,16 +182,18 @@ def png_bytes(image, dpi: int) -> bytes:
 
 
 def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]], size: tuple[float, float],
-                    bleed: float, reach: float, title: str) -> dict[tuple[int, tuple[int, int]], object]:
-    """Images of faces: for each face index, at each pixel size asked for. One scratch PDF, then pdfium."""
+                    bleed: float, reach: float, title: str) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
+    """((face index, pixel size), image) for each face index at each pixel size asked for, one at a time (a
+    deck at 1200 dpi does not fit in memory as images). One scratch PDF of the faces, then pdfium."""
     order = sorted(wanted)
     with tempfile.TemporaryDirectory(prefix="muster-export-") as scratch:
         pdf = Path(scratch) / "faces.pdf"
         write_face_pages(pdf, title, faces, order, size, bleed, reach)
         raster = Raster(pdf)
         try:
-            return {(index, px): raster.image(page, *px)
-                    for page, index in enumerate(order) for px in dict.fromkeys(wanted[index])}
+            for page, index in enumerate(order):
+                for px in dict.fromkeys(wanted[index]):
+                    yield (index, px), raster.image(page, *px)
         finally:
             raster.close()
 
@@ -204,17 +202,10 @@ def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]],
 
 @dataclass
 class DeckExport:
-    """One deck's files, staged; `summary` is the line printed for it."""
+    """One deck's files, written to its Staging; `manifest` is written on commit, `summary` printed."""
 
-    staging: object
     manifest: dict
     summary: str
-
-
-def _stage(folder: Path):
-    from .documents import Staging
-
-    return Staging(folder)
 
 
 def _write(staging, name: str, data: bytes, files: list[dict]) -> None:
@@ -240,14 +231,13 @@ def _manifest(game, deck, export: str, settings: dict, cards: list[dict], files:
             "card_mm": list(deck.face_size), "cards": cards, "files": files}
 
 
-def export_png(game, deck, laid, folder: Path, dpi: int, bleed: float) -> DeckExport:
+def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     """<nnn>-<id>-front.png and -back.png per distinct card, cards.csv with the counts, manifest.json."""
     rows = entries(deck, laid)
     size = png_size(deck.face_size, bleed, dpi)
     wanted = {index: [size] for row in rows for index in (row.front, row.back)}
-    images = rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}")
-    encoded = {index: png_bytes(images[(index, size)], dpi) for index in wanted}
-    staging = _stage(folder)
+    encoded = {index: png_bytes(image, dpi) for (index, _), image in
+               rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}")}
     files: list[dict] = []
     cards = []
     for row in rows:
@@ -260,16 +250,16 @@ def export_png(game, deck, laid, folder: Path, dpi: int, bleed: float) -> DeckEx
     trim = png_size(deck.face_size, 0.0, dpi)
     settings = {"dpi": dpi, "bleed_mm": bleed, "pixels": list(size), "trim_pixels": list(trim)}
     summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {2 * len(rows)} PNGs of "
-               f"{size[0]} x {size[1]} px ({dpi} dpi, {bleed:g} mm bleed; trim {trim[0]} x {trim[1]} px) -> {folder}")
-    return DeckExport(staging, _manifest(game, deck, "png", settings, cards, files), summary)
+               f"{size[0]} x {size[1]} px ({dpi} dpi, {bleed:g} mm bleed; trim {trim[0]} x {trim[1]} px) "
+               f"-> {staging.folder}")
+    return DeckExport(_manifest(game, deck, "png", settings, cards, files), summary)
 
 
-def export_pdf(game, deck, laid, folder: Path, bleed: float) -> DeckExport:
+def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
     """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back; MediaBox = BleedBox, TrimBox = card."""
     from .documents import sha256
 
     rows = entries(deck, laid)
-    staging = _stage(folder)
     files: list[dict] = []
     cards = []
     for row in rows:
@@ -284,8 +274,8 @@ def export_pdf(game, deck, laid, folder: Path, bleed: float) -> DeckExport:
     points = [round((w + 2 * bleed) * K, 3), round((h + 2 * bleed) * K, 3)]
     settings = {"bleed_mm": bleed, "page_pt": points, "trim_pt": [round(w * K, 3), round(h * K, 3)]}
     summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {len(rows)} two-page PDFs of "
-               f"{w + 2 * bleed:g} x {h + 2 * bleed:g} mm (trim {w:g} x {h:g} mm) -> {folder}")
-    return DeckExport(staging, _manifest(game, deck, "pdf", settings, cards, files), summary)
+               f"{w + 2 * bleed:g} x {h + 2 * bleed:g} mm (trim {w:g} x {h:g} mm) -> {staging.folder}")
+    return DeckExport(_manifest(game, deck, "pdf", settings, cards, files), summary)
 
 
 @dataclass(frozen=True)
@@ -302,8 +292,11 @@ class TtsGrid:
 
 
 def tts_chunks(copies: int) -> list[range]:
-    """The copies of a deck split over sheets of at most TTS_CARDS_PER_SHEET, in deck order."""
-    return [range(i, min(i + TTS_CARDS_PER_SHEET, copies)) for i in range(0, copies, TTS_CARDS_PER_SHEET)]
+    """The copies of a deck, in deck order, over as few sheets of at most TTS_CARDS_PER_SHEET as will hold them,
+    shared out evenly (92 cards: 46 and 46), so that every sheet of a deck can use the same grid."""
+    sheets = max(1, math.ceil(copies / TTS_CARDS_PER_SHEET))
+    bounds = [copies * i // sheets for i in range(sheets + 1)]
+    return [range(bounds[i], bounds[i + 1]) for i in range(sheets)]
 
 
 def tts_grid(card: tuple[float, float], cards: int, dpi: int = DEFAULT_DPI) -> TtsGrid:
@@ -325,7 +318,7 @@ def tts_grid(card: tuple[float, float], cards: int, dpi: int = DEFAULT_DPI) -> T
     return best[1]
 
 
-def export_tts(game, deck, laid, folder: Path, dpi: int) -> DeckExport:
+def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     """<deck>-faces-<n>.png sheets (one slot per copy, deck order), the back (one image, or a sheet of backs
     when the deck's backs differ), and <deck>-tts.txt with what TTS's Custom Deck dialog asks for."""
     from PIL import Image
@@ -334,50 +327,44 @@ def export_tts(game, deck, laid, folder: Path, dpi: int) -> DeckExport:
     if copies == 0:
         raise MusterError(f"deck '{deck.id}' has no cards to export")
     chunks = tts_chunks(copies)
-    grids = [tts_grid(deck.face_size, len(chunk), dpi) for chunk in chunks]
+    grid = tts_grid(deck.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all the deck's sheets
     unique = len(set(laid.backs)) > 1
     hidden = laid.backs[0]  # shown by TTS for cards hidden in a hand: the deck's (first) back
-    wanted: dict[int, list] = {}
-    for chunk, grid in zip(chunks, grids):
-        for i in chunk:
-            wanted.setdefault(laid.fronts[i], []).append(grid.card)
-            if unique:
-                wanted.setdefault(laid.backs[i], []).append(grid.card)
-        wanted.setdefault(hidden, []).append(grid.card)
-    images = rasterise_faces(laid.faces, wanted, deck.face_size, 0.0, TTS_LAYOUT_BLEED,
-                             f"{game.title}: {deck.name}")
+    needed = set(laid.fronts) | (set(laid.backs) if unique else set()) | {hidden}
+    images = {index: image for (index, _), image in  # distinct faces only: at most a few sheets' worth of pixels
+              rasterise_faces(laid.faces, {index: [grid.card] for index in needed}, deck.face_size, 0.0,
+                              TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}")}
+    real_dpi = round(grid.card[0] / deck.face_size[0] * MM_PER_INCH)  # recorded in the PNGs: the cards' own
 
-    def sheet(grid: TtsGrid, indices: list[int]):
+    def sheet(indices: list[int]) -> bytes:
         canvas = Image.new("RGB", grid.size, "white")
         for slot, index in enumerate(indices + [None] * (grid.columns * grid.rows - 1 - len(indices)) + [hidden]):
             if index is not None:
-                canvas.paste(images[(index, grid.card)], ((slot % grid.columns) * grid.card[0],
-                                                          (slot // grid.columns) * grid.card[1]))
-        return canvas
+                x, y = (slot % grid.columns) * grid.card[0], (slot // grid.columns) * grid.card[1]
+                canvas.paste(images[index], (x, y))
+        return png_bytes(canvas, real_dpi)
 
-    staging = _stage(folder)
     files: list[dict] = []
     sheets = []
-    for number, (chunk, grid) in enumerate(zip(chunks, grids), 1):
+    for number, chunk in enumerate(chunks, 1):
         face_name = f"{deck.id}-faces-{number}.png"
-        _write(staging, face_name, png_bytes(sheet(grid, [laid.fronts[i] for i in chunk]), dpi), files)
+        _write(staging, face_name, sheet([laid.fronts[i] for i in chunk]), files)
         if unique:
             back_name = f"{deck.id}-backs-{number}.png"
-            _write(staging, back_name, png_bytes(sheet(grid, [laid.backs[i] for i in chunk]), dpi), files)
+            _write(staging, back_name, sheet([laid.backs[i] for i in chunk]), files)
         else:
             back_name = f"{deck.id}-back.png"
         sheets.append({"face": face_name, "back": back_name, "columns": grid.columns, "rows": grid.rows,
                        "cards": len(chunk), "card_pixels": list(grid.card), "sheet_pixels": list(grid.size)})
     if not unique:
-        _write(staging, f"{deck.id}-back.png", png_bytes(images[(hidden, grids[0].card)], dpi), files)
+        _write(staging, f"{deck.id}-back.png", png_bytes(images[hidden], real_dpi), files)
     text = tts_text(game, deck, sheets, unique)
     _write(staging, f"{deck.id}-tts.txt", text.encode("utf-8"), files)
-    settings = {"dpi": dpi, "unique_backs": unique, "sheets": sheets}
-    grid = grids[0]
-    summary = (f"{game.id}: {deck.id}: {copies} cards on {len(sheets)} TTS sheet(s) of up to {grid.columns} x "
-               f"{grid.rows} ({grid.size[0]} x {grid.size[1]} px, cards {grid.card[0]} x {grid.card[1]} px) "
-               f"-> {folder}")
-    return DeckExport(staging, _manifest(game, deck, "tts", settings, [], files), summary)
+    settings = {"dpi": dpi, "card_dpi": real_dpi, "unique_backs": unique, "sheets": sheets}
+    summary = (f"{game.id}: {deck.id}: {copies} cards on {len(sheets)} TTS sheet(s) of {grid.columns} x "
+               f"{grid.rows} slots ({grid.size[0]} x {grid.size[1]} px, cards {grid.card[0]} x {grid.card[1]} px) "
+               f"-> {staging.folder}")
+    return DeckExport(_manifest(game, deck, "tts", settings, [], files), summary)
 
 
 def tts_text(game, deck, sheets: list[dict], unique: bool) -> str:
@@ -414,19 +401,24 @@ def tts_text(game, deck, sheets: list[dict], unique: bool) -> str:
 
 def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
                export: Callable[..., DeckExport]) -> list[str]:
-    """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/, and moves the files into place
-    together once all are written. Returns the summary lines."""
+    """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/ (`export(game, deck, laid, staging)`
+    writes through the deck's Staging), and moves the files into place together once all are written.
+    Returns the summary lines."""
+    from .documents import Staging
+
     game, decks, laid = prepare(target, deck_ids, bleed, variants)
-    done: list[DeckExport] = []
+    staged: list[tuple[Staging, DeckExport]] = []
     try:
         for deck in decks:
-            done.append(export(game, deck, laid[deck.id], out / game.id / kind / deck.id))
-        for item in done:
-            item.staging.commit(item.manifest)
+            staging = Staging(out / game.id / kind / deck.id)
+            staged.append((staging, None))
+            staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
+        for staging, item in staged:
+            staging.commit(item.manifest)
     finally:
-        for item in done:
-            item.staging.discard()
-    return [item.summary for item in done]
+        for staging, _ in staged:
+            staging.discard()
+    return [item.summary for _, item in staged]
 
 
 # ------------------------------------------------------------------------------------------ the command line
@@ -448,37 +440,15 @@ _VARIANTS = typer.Option(None, "--variant", help="Switch on a variant of the gam
 _QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 
-def _debug() -> bool:
-    from . import cli
-
-    return bool(cli._state.get("debug"))
-
-
-def _bleed(text: str) -> float:
-    try:
-        bleed = parse_length(text)
-    except ValueError as exc:
-        raise MusterError(f"--bleed: {exc}") from None
-    if not 0 <= bleed <= MAX_BLEED:
-        raise MusterError(f"--bleed must be between 0mm and {MAX_BLEED:g}mm, got {text}")
-    return bleed
-
-
 def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export) -> None:
     try:
-        bleed = _bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
+        bleed = console.bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         lines = run_export(game, decks or None, variants or (), bleed, out, kind,
-                           lambda g, d, laid, folder: export(g, d, laid, folder, bleed))
+                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed))
     except GameInvalid as exc:
-        for finding in exc.findings:
-            typer.echo(str(finding), err=True)
-        typer.echo(f"{Path(str(game)).name}: not exported ({exc.message})", err=True)
-        raise typer.Exit(1)
+        console.invalid(Path(str(game)).name, exc, "exported")
     except MusterError as exc:
-        if _debug():
-            raise
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(2)
+        console.fail(exc)
     if not quiet:
         for line in lines:
             typer.echo(line)
@@ -496,7 +466,7 @@ def png(
 ) -> None:
     """One PNG per distinct card front and back, with bleed, at an exact pixel size; counts in cards.csv."""
     _run(game, deck, variant, out, quiet, "png", bleed,
-         lambda g, d, laid, folder, b: export_png(g, d, laid, folder, dpi, b))
+         lambda g, d, laid, staging, b: export_png(g, d, laid, staging, dpi, b))
 
 
 @export_app.command()
@@ -524,4 +494,4 @@ def tts(
 ) -> None:
     """Tabletop Simulator deck sheets (up to 10 x 7, 69 cards), the back, and the Custom Deck dialog's numbers."""
     _run(game, deck, variant, out, quiet, "tts", None,
-         lambda g, d, laid, folder, b: export_tts(g, d, laid, folder, dpi))
+         lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi))

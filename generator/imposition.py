@@ -142,6 +142,7 @@ class Sheet:
     paper: tuple[float, float]
     placements: tuple[tuple[Slot, int], ...]
     overlay: tuple = ()
+    trim: tuple[float, float, float, float] | None = None  # x, y, w, h: the page's TrimBox (BleedBox: the page)
 
 
 def _sheet(side: str, layout: Grid, placements: tuple) -> Sheet:

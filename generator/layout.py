@@ -23,6 +23,7 @@ BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 
 COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name"}
 MAX_REPEAT = 2000
+LAYOUT_KEYS = ("elements", "let", "description")
 FIELDS: dict[str, dict[str, str]] = {
     "box": {"x": "length", "y": "length", "w": "length", "h": "length", "fill": "colour", "stroke": "colour",
             "stroke_width": "length", "radius": "length", "bleed": "bool"},
@@ -92,7 +93,7 @@ def read_layout(path: Path) -> Layout:
     data = load_yaml(path)
     if not isinstance(data, Map) or not isinstance(data.get("elements"), Seq):
         raise LayoutError("expected a mapping with a list under 'elements'", Location(path, 1, 1))
-    unknown = [k for k in data if k not in ("elements", "description", "let")]
+    unknown = [k for k in data if k not in LAYOUT_KEYS]
     if unknown:
         raise LayoutError(f"unknown key '{unknown[0]}' (expected elements, let, description)", data.key_where[unknown[0]])
     let = data.get("let", Map())

@@ -22,13 +22,31 @@ from .units import CARD_SIZES, parse_length, parse_size
 
 FORMAT_VERSION = 1
 RESERVED_CARD_KEYS = ("title", "count", "id", "designed", "note")
+# The keys each mapping of a game may hold: the loader checks them, `muster schema` publishes them.
+GAME_KEYS = ("muster", "title", "summary", "players", "card", "colours", "icons", "constants", "vocabularies",
+             "traits", "decks", "rules", "variants", "tables", "boards", "rulebook")
+CARD_KEYS = ("size",)
+VOCABULARY_KEYS = ("values", "aliases")
+TERM_KEYS = ("name", "short", "icon", "colour", "description", "symbol", "letter")
+TRAIT_KEYS = ("kind", "vocabulary", "min", "max", "also", "label", "description")
+ICON_KEYS = ("glyph", "font", "colour", "image")
+FORMAT_KEYS = ("size", "shape", "packing", "safe")
+DECK_KEYS = ("name", "file", "files", "size", "face", "back", "style", "component", "format")
+DECK_FILE_KEYS = ("cards",)
 RULE_KINDS = ("require", "forbid", "max_copies", "total", "count")
+RULE_KEYS = RULE_KINDS + ("when", "decks", "name", "message")
+BOUNDS = ("equals", "min", "max")
+VARIANT_KEYS = ("description", "enabled", "when", "patch")
+BOARD_KEYS = ("name", "file", "layout", "size", "grid", "place", "features", "seed")
+GRID_KEYS = ("columns", "rows", "cell", "shape", "margin")
+PLACE_KEYS = ("count", "rows", "columns")
+RULEBOOK_KEYS = ("file", "paper", "booklet")
 MAX_COUNT = 10_000
 MAX_CARDS_PER_DECK = 20_000
-_DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-_YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
+DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
 
 
 def slug(text: str) -> str:
@@ -54,6 +72,18 @@ class Reader:
             return value
         self.error(where, field, f"expected a mapping, got {describe(value)}")
         return None
+
+    def entries(self, data: Map, section: str, what: str):
+        """(id, body, field) for each entry of a section of ids (decks, boards), skipping the malformed ones."""
+        raw = self.mapping(data.get(section, Map()), at(data, section), section) or Map()
+        for entry_id, body in raw.items():
+            field = join(section, entry_id)
+            if not isinstance(entry_id, str) or not DECK_ID.match(entry_id):
+                self.error(raw.key_where[entry_id], field, f"a {what} id is lower case letters, digits and dashes")
+                continue
+            body = self.mapping(body, raw.value_where[entry_id], field)
+            if body is not None:
+                yield entry_id, body, field, raw.key_where[entry_id]
 
     def keys(self, data: Map, field: str, allowed: Iterable[str], required: Iterable[str] = ()) -> None:
         allowed = list(allowed)
@@ -114,12 +144,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     if not isinstance(data, Map):
         raise MusterError(f"expected a mapping at the top of game.yaml, got {describe(data)}", where)
     reader = Reader()
-    reader.keys(
-        data, "",
-        ("muster", "title", "summary", "players", "card", "colours", "icons", "constants", "vocabularies",
-         "traits", "decks", "rules", "variants", "tables", "boards", "rulebook"),
-        required=("muster", "title", "decks"),
-    )
+    reader.keys(data, "", GAME_KEYS, required=("muster", "title", "decks"))
     version = data.get("muster", FORMAT_VERSION)
     if version != FORMAT_VERSION:
         reader.error(at(data, "muster"), "muster", f"unsupported format version {version!r} (this Muster reads {FORMAT_VERSION})")
@@ -170,7 +195,7 @@ def _card_size(reader: Reader, data: Map) -> tuple[float, float]:
     if not isinstance(card, Map):
         reader.error(at(data, "card"), "card", f"expected a mapping, got {describe(card)}")
         return CARD_SIZES["poker"]
-    reader.keys(card, "card", ("size",))
+    reader.keys(card, "card", CARD_KEYS)
     return face_size(reader, card.get("size", "poker"), at(card, "size"), "card.size") or CARD_SIZES["poker"]
 
 
@@ -193,7 +218,7 @@ def face_size(reader: Reader, value, where: Location, field: str) -> tuple[float
 def _constants(reader: Reader, data: Map) -> dict:
     constants = reader.mapping(data.get("constants", Map()), at(data, "constants"), "constants") or {}
     for key, value in constants.items():
-        if not isinstance(key, str) or not _NAME.match(key):
+        if not isinstance(key, str) or not NAME.match(key):
             reader.error(constants.key_where[key], "constants", f"'{key}' is not a name (lower case, digits, _)")
         elif isinstance(value, (Map, Seq)):
             reader.error(constants.value_where[key], join("constants", key), "expected a number or text")
@@ -209,7 +234,7 @@ def _vocabularies(reader: Reader, data: Map) -> dict[str, Vocabulary]:
         if body is None:
             continue
         if "values" in body:
-            reader.keys(body, field, ("values", "aliases"))
+            reader.keys(body, field, VOCABULARY_KEYS)
             values = reader.mapping(body["values"], at(body, "values"), join(field, "values")) or Map()
             aliases_raw = reader.mapping(body.get("aliases", Map()), at(body, "aliases"), join(field, "aliases")) or Map()
             values_field = join(field, "values")
@@ -222,7 +247,7 @@ def _vocabularies(reader: Reader, data: Map) -> dict[str, Vocabulary]:
             if isinstance(term, str):
                 terms[code] = Term(code, term, term)
             elif isinstance(term, Map):
-                reader.keys(term, term_field, ("name", "short", "icon", "colour", "description", "symbol", "letter"), ("name",))
+                reader.keys(term, term_field, TERM_KEYS, ("name",))
                 name_text = reader.text(term, "name", term_field, code)
                 extra = {k: v for k, v in term.items() if k not in ("name", "short", "icon")}
                 terms[code] = Term(code, name_text, reader.text(term, "short", term_field, name_text),
@@ -247,13 +272,13 @@ def _traits(reader: Reader, data: Map, vocabularies: dict) -> dict[str, Trait]:
     result = {}
     for name, body in raw.items():
         field = join("traits", name)
-        if name in RESERVED_CARD_KEYS or not isinstance(name, str) or not _NAME.match(name):
+        if name in RESERVED_CARD_KEYS or not isinstance(name, str) or not NAME.match(name):
             reader.error(raw.key_where[name], field, f"'{name}' cannot be a trait name (reserved, or not lower case with _)")
             continue
         body = reader.mapping(body, raw.value_where[name], field)
         if body is None:
             continue
-        reader.keys(body, field, ("kind", "vocabulary", "min", "max", "also", "label", "description"), ("kind",))
+        reader.keys(body, field, TRAIT_KEYS, ("kind",))
         kind = body.get("kind")
         if kind not in TRAIT_KINDS:
             reader.error(at(body, "kind"), join(field, "kind"), f"expected one of: {', '.join(TRAIT_KINDS)}, got {kind!r}")
@@ -289,9 +314,9 @@ def _traits(reader: Reader, data: Map, vocabularies: dict) -> dict[str, Trait]:
 def _colours(reader: Reader, data: Map) -> dict[str, str]:
     raw = reader.mapping(data.get("colours", Map()), at(data, "colours"), "colours") or Map()
     for name, value in raw.items():
-        if not isinstance(value, str) or not _COLOUR.match(value):
+        if not isinstance(value, str) or not COLOUR.match(value):
             reader.error(raw.value_where[name], join("colours", name), f"expected a colour such as \"#3b3b3b\", got {describe(value)}")
-    return {str(k): v for k, v in raw.items() if isinstance(v, str) and _COLOUR.match(v)}
+    return {str(k): v for k, v in raw.items() if isinstance(v, str) and COLOUR.match(v)}
 
 
 def _icons(reader: Reader, data: Map, root: Path) -> dict[str, Icon]:
@@ -302,13 +327,13 @@ def _icons(reader: Reader, data: Map, root: Path) -> dict[str, Icon]:
         body = reader.mapping(body, raw.value_where[name], field)
         if body is None:
             continue
-        reader.keys(body, field, ("glyph", "font", "colour", "image"))
+        reader.keys(body, field, ICON_KEYS)
         glyph, image = body.get("glyph"), body.get("image")
         if (glyph is None) == (image is None):
             reader.error(body.where, field, "give either glyph or image")
             continue
         colour = body.get("colour")
-        if colour is not None and not (isinstance(colour, str) and _COLOUR.match(colour)):
+        if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
             reader.error(at(body, "colour"), join(field, "colour"), f"expected a colour such as \"#8a2a1c\", got {describe(colour)}")
             colour = None
         image_path = None
@@ -338,7 +363,7 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
         reader.error(at(body, "component"), join(field, "component"), f"expected one of {', '.join(COMPONENTS)}, got {component!r}")
         component = "cards"
     spec = reader.mapping(body.get("format", Map()), at(body, "format"), join(field, "format")) or Map()
-    reader.keys(spec, join(field, "format"), ("size", "shape", "packing", "safe"))
+    reader.keys(spec, join(field, "format"), FORMAT_KEYS)
     safe = None
     if "safe" in spec:
         try:
@@ -360,17 +385,9 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
 
 def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
            card_size: tuple[float, float]) -> dict[str, Deck]:
-    raw = reader.mapping(data.get("decks", Map()), at(data, "decks"), "decks") or Map()
     result = {}
-    for deck_id, body in raw.items():
-        field = join("decks", deck_id)
-        if not isinstance(deck_id, str) or not _DECK_ID.match(deck_id):
-            reader.error(raw.key_where[deck_id], field, "a deck id is lower case letters, digits and dashes")
-            continue
-        body = reader.mapping(body, raw.value_where[deck_id], field)
-        if body is None:
-            continue
-        reader.keys(body, field, ("name", "file", "files", "size", "face", "back", "style", "component", "format"))
+    for deck_id, body, field, where in reader.entries(data, "decks", "deck"):
+        reader.keys(body, field, DECK_KEYS)
         if ("file" in body) == ("files" in body):
             reader.error(body.where, field, "give either file or files")
             continue
@@ -402,7 +419,7 @@ def _decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: di
             back=body.get("back"),
             style=frozen(style),
             cards=tuple(cards),
-            where=raw.key_where[deck_id],
+            where=where,
             size_where=at(body, "size"),
             component=component, face_size=face_size, shape=shape, packing=packing, safe=safe,
         )
@@ -419,7 +436,7 @@ def _cards(reader: Reader, path: Path, traits: dict, vocabularies: dict, start: 
         reader.error(Location(path, 1, 1), "cards", "expected a mapping with a list under 'cards'")
         return []
     if isinstance(data, Map):
-        reader.keys(data, "", ("cards",))
+        reader.keys(data, "", DECK_FILE_KEYS)
     raw_cards: Seq = data["cards"]
     allowed = list(RESERVED_CARD_KEYS) + list(traits)
     cards = []
@@ -473,7 +490,7 @@ def parse_trait(trait: Trait, value: Any, vocabularies: dict) -> Any:
             return ValueError(f"expected {'an integer' if kind == 'integer' else 'a number'}{tokens}, got {describe(value)}")
         return _bounded(trait, value)
     if kind == "year_from":
-        match = _YEAR_FROM.match(str(value)) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+        match = YEAR_FROM.match(str(value)) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
         if not match:
             return ValueError(f"expected a year such as 1944+, got {describe(value)}")
         return _bounded(trait, int(match.group(1)))
@@ -549,7 +566,7 @@ def _rules(reader: Reader, data: Map, traits: dict, decks: dict, constants: dict
         if body is None:
             continue
         kinds = [k for k in RULE_KINDS if k in body]
-        reader.keys(body, field, RULE_KINDS + ("when", "decks", "name", "message"))
+        reader.keys(body, field, RULE_KEYS)
         if len(kinds) != 1:
             reader.error(body.where, field, f"a rule has exactly one of: {', '.join(RULE_KINDS)}")
             continue
@@ -585,8 +602,7 @@ def _rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict,
     spec = reader.mapping(value, where, join(field, kind))
     if spec is None:
         return None
-    bounds = ("equals", "min", "max")
-    reader.keys(spec, join(field, kind), bounds + (("trait",) if kind == "total" else ()))
+    reader.keys(spec, join(field, kind), BOUNDS + (("trait",) if kind == "total" else ()))
     params = {}
     if kind == "total":
         trait = spec.get("trait")
@@ -594,13 +610,13 @@ def _rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict,
             reader.error(at(spec, "trait"), join(join(field, kind), "trait"), f"expected a numeric trait, got {trait!r}")
             return None
         params["trait"] = trait
-    for key in bounds:
+    for key in BOUNDS:
         if key in spec:
             number = _number(reader, spec[key], at(spec, key), join(join(field, kind), key), constants)
             if number is None:
                 return None
             params[key] = number
-    if not any(key in params for key in bounds):
+    if not any(key in params for key in BOUNDS):
         reader.error(spec.where, join(field, kind), "give equals, min or max")
         return None
     return params
@@ -628,7 +644,7 @@ def _variants(reader: Reader, data: Map, traits: dict, vocabularies: dict) -> di
         body = reader.mapping(body, raw.value_where[name], field)
         if body is None:
             continue
-        reader.keys(body, field, ("description", "enabled", "when", "patch"), ("patch",))
+        reader.keys(body, field, VARIANT_KEYS, ("patch",))
         patch_raw = reader.mapping(body.get("patch", Map()), at(body, "patch"), join(field, "patch")) or Map()
         patch = {}
         for key, value in patch_raw.items():
@@ -681,7 +697,7 @@ def _tables(reader: Reader, data: Map) -> dict[str, tuple]:
     result = {}
     for name, rows in raw.items():
         field = join("tables", name)
-        if not isinstance(name, str) or not _NAME.match(name):
+        if not isinstance(name, str) or not NAME.match(name):
             reader.error(raw.key_where[name], field, f"'{name}' is not a name (lower case, digits, _)")
             continue
         if not isinstance(rows, Seq) or len(rows) > MAX_TABLE_ROWS:
@@ -701,17 +717,9 @@ BOARD_SHAPES = ("square", "hex")
 
 
 def _boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
-    raw = reader.mapping(data.get("boards", Map()), at(data, "boards"), "boards") or Map()
     result = {}
-    for board_id, body in raw.items():
-        field = join("boards", board_id)
-        if not isinstance(board_id, str) or not _DECK_ID.match(board_id):
-            reader.error(raw.key_where[board_id], field, "a board id is lower case letters, digits and dashes")
-            continue
-        body = reader.mapping(body, raw.value_where[board_id], field)
-        if body is None:
-            continue
-        reader.keys(body, field, ("name", "file", "layout", "size", "grid", "place", "features", "seed"), ("layout",))
+    for board_id, body, field, where in reader.entries(data, "boards", "board"):
+        reader.keys(body, field, BOARD_KEYS, ("layout",))
         grid = _board_grid(reader, body, field, constants)
         size = None
         if "size" in body:
@@ -733,14 +741,14 @@ def _boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             reader.error(at(body, "size"), join(field, "size"), f"a board is 10 mm to {MAX_BOARD_MM:g} mm on each side")
             continue
         file = reader.text(body, "file", field, board_id)
-        if not _DECK_ID.match(file):
+        if not DECK_ID.match(file):
             reader.error(at(body, "file"), join(field, "file"), "a file stem is lower case letters, digits and dashes")
             continue
         result[board_id] = Board(
             id=board_id, file=file, name=reader.text(body, "name", field, board_id), layout=body["layout"],
             size=size, grid=grid, place=frozen(_placements(reader, body, field, constants, grid)),
             features=frozen(_features(reader, body, field, grid)),
-            seed=reader.integer(body, "seed", field, 1, 0, 2**31), where=raw.key_where[board_id],
+            seed=reader.integer(body, "seed", field, 1, 0, 2**31), where=where,
         )
     return result
 
@@ -755,7 +763,7 @@ def _board_grid(reader: Reader, body: Map, field: str, constants: dict) -> Board
     if spec is None:
         return None
     field = join(field, "grid")
-    reader.keys(spec, field, ("columns", "rows", "cell", "shape", "margin"), ("columns", "rows", "cell"))
+    reader.keys(spec, field, GRID_KEYS, ("columns", "rows", "cell"))
     numbers = {}
     for key in ("columns", "rows"):
         value = _number(reader, spec.get(key), at(spec, key), join(field, key), constants)
@@ -787,7 +795,7 @@ def _placements(reader: Reader, body: Map, field: str, constants: dict, grid: Bo
         if grid is None:
             reader.error(spec.where, where, "placing cells needs the board's grid")
             continue
-        reader.keys(spec, where, ("count", "rows", "columns"), ("count",))
+        reader.keys(spec, where, PLACE_KEYS, ("count",))
         lines = {}
         for key, limit in (("rows", grid.rows), ("columns", grid.columns)):
             value = spec.get(key)
@@ -832,7 +840,7 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
     body = reader.mapping(data["rulebook"], at(data, "rulebook"), "rulebook")
     if body is None:
         return None
-    reader.keys(body, "rulebook", ("file", "paper", "booklet"), ("file",))
+    reader.keys(body, "rulebook", RULEBOOK_KEYS, ("file",))
     try:
         path = confined(root, str(body.get("file")))
     except MusterError as exc:

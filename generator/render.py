@@ -135,6 +135,13 @@ class SheetWriter:
         c = self.canvas
         width, height = sheet.paper
         c.setPageSize((width * K, height * K))
+        if sheet.trim is None:  # reportlab keeps a box for every later page until it is cleared
+            c.setTrimBox(None)
+            c.setBleedBox(None)
+        else:
+            x, y, w, h = sheet.trim
+            c.setBleedBox((0, 0, width * K, height * K))
+            c.setTrimBox((x * K, (height - y - h) * K, (x + w) * K, (height - y) * K))
         for slot, index in sheet.placements:
             face = faces[index]
             c.saveState()

@@ -80,6 +80,8 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
 def _csv_rows(path: Path, delimiter: str | None):
     try:
         text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise MusterError(f"cannot read: {exc.strerror or exc}", Location(path)) from None
     except UnicodeDecodeError as exc:
         raise MusterError(f"not UTF-8 text (byte {exc.start}): save the sheet as 'CSV UTF-8', or as .xlsx",
                           Location(path)) from None
@@ -109,6 +111,7 @@ def _xlsx_rows(path: Path, sheet: str | None):
             worksheet = book[sheet]
         else:
             raise MusterError(f"no worksheet '{sheet}' (the file has: {', '.join(book.sheetnames)})", Location(path))
+        worksheet.reset_dimensions()  # read every row, whatever size the file claims (some writers get it wrong)
         rows = []
         for number, cells in enumerate(worksheet.iter_rows(values_only=True), 1):
             rows.append((number, list(cells)))
@@ -229,13 +232,13 @@ def _typed(key: str, cell, game: Game):
             return ValueError(f"expected a whole number of copies from 0 to {MAX_COUNT}, got {describe(text.strip())}")
         return number
     if key == "designed":
-        return _boolean(text, "designed")
+        return _boolean(text)
     trait: Trait = game.traits[key]
     if trait.kind == "text":
         return text
     text = text.strip()
     if trait.kind == "boolean":
-        return _boolean(text, trait.label.lower())
+        return _boolean(text)
     if trait.kind in ("integer", "number") and text not in trait.also:
         if _INTEGER.match(text):
             value = int(text)
@@ -253,7 +256,7 @@ def _typed(key: str, cell, game: Game):
     return parsed if isinstance(parsed, ValueError) else value
 
 
-def _boolean(text: str, label: str):
+def _boolean(text: str):
     word = text.strip().casefold()
     if word in _TRUE:
         return True
@@ -360,7 +363,7 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
     note = ""
     if output.resolve() not in [p.resolve() for p in deck.files]:
         note = (f"deck '{deck_id}' is read from {', '.join(display_path(p) for p in deck.files)}, not from "
-                f"{display_path(output)}: the validation below does not see the imported cards")
+                f"{display_path(output)}: the validation does not see the imported cards")
     findings = validate(load_game(game.root))
     located = [_in_sheet(f, output, starts, read, Path(source)) for f in findings]
     return Imported(output, len(read.cards), copies, read.findings + located, note)
@@ -385,8 +388,15 @@ def _in_sheet(finding: Finding, output: Path, starts: list[int], read: Cards, so
         return finding
     key = finding.field.rsplit(".", 1)[-1] if "." in finding.field else ""
     column = read.columns.get(key, 1)
+
+    def row_of(match: re.Match) -> str:  # "first at line 12" of the deck file: the sheet's row instead
+        line = int(match.group(1))
+        card = max((i for i, start in enumerate(starts) if start <= line), default=None)
+        return match.group(0) if card is None else f"first at row {read.rows[card]}"
+
+    message = re.sub(r"first at line (\d+)", row_of, finding.message)
     return Finding(finding.severity, Location(source, read.rows[index], column), key if key in read.columns else "",
-                   finding.message)
+                   message)
 
 
 # --- decks into sheets -----------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -81,6 +80,14 @@ def test_eighth_inch_bleed_and_stale_files(make_game, tmp_path):
         assert image.size == (round(63 / 25.4 * 72), round(88 / 25.4 * 72))
 
 
+def test_shop_size_825_by_1125(make_game, tmp_path):
+    folder = make_game({"game.yaml": GAME_YAML.replace("card: {size: poker}", 'card: {size: "2.5in x 3.5in"}')})
+    png(folder, tmp_path, dpi=300, bleed=parse_length("0.125in"))
+    for side in ("front", "back"):
+        with Image.open(tmp_path / "tiny" / "png" / "reds" / f"001-alpha-{side}.png") as image:
+            assert image.size == (825, 1125)
+
+
 def _trim(image: Image.Image, box_px: tuple[float, float, float, float]) -> Image.Image:
     """The region `box_px` (fractional pixels) resampled to 1 px per mm of a poker card."""
     return image.convert("RGB").resize((63, 88), Image.Resampling.BOX, box=box_px)
@@ -128,6 +135,10 @@ def test_pdf_boxes(make_game, tmp_path):
             assert trim == pytest.approx((3 * k, 3 * k, 66 * k, 91 * k), abs=0.001)
             assert bleed[0] <= trim[0] < trim[2] <= bleed[2] and bleed[1] <= trim[1] < trim[3] <= bleed[3]
         assert title in page_text(deck / name, 0) and f"back of {title}" in page_text(deck / name, 1)
+    run_export(folder, None, (), 3.0, tmp_path / "again", "pdf",
+               lambda g, d, laid, target: export_pdf(g, d, laid, target, 3.0))
+    again = tmp_path / "again" / "tiny" / "pdf" / "reds"
+    assert all((deck / n).read_bytes() == (again / n).read_bytes() for n in ("001-alpha.pdf", "cards.csv"))
 
 
 def test_tts_grid_limits():
@@ -141,7 +152,9 @@ def test_tts_grid_limits():
     full = tts_grid(POKER, 69)
     assert (full.columns, full.rows, full.card, full.size) == (10, 7, (409, 572), (4090, 4004))
     assert tts_grid(POKER, 1).card == (744, 1039)  # small decks keep the full 300 dpi
-    assert [len(c) for c in tts_chunks(120)] == [69, 51]
+    assert [len(c) for c in tts_chunks(120)] == [60, 60]  # shared out evenly: one grid serves both sheets
+    assert [len(c) for c in tts_chunks(138)] == [69, 69] and [len(c) for c in tts_chunks(139)] == [46, 46, 47]
+    assert [c.start for c in tts_chunks(139)] == [0, 46, 92] and [len(c) for c in tts_chunks(5)] == [5]
     with pytest.raises(Exception):
         tts_grid(POKER, 70)
 
@@ -157,21 +170,24 @@ def test_tts_sheets_of_a_120_card_deck(make_game, tmp_path):
     assert sorted(p.name for p in deck.iterdir()) == [
         "manifest.json", "reds-backs-1.png", "reds-backs-2.png", "reds-faces-1.png", "reds-faces-2.png", "reds-tts.txt"]
     sheets = json.loads((deck / "manifest.json").read_text())["sheets"]
-    assert [(s["cards"], s["columns"], s["rows"]) for s in sheets] == [(69, 10, 7), (51, 9, 6)]
+    assert [(s["cards"], s["columns"], s["rows"]) for s in sheets] == [(60, 9, 7), (60, 9, 7)]
     text = (deck / "reds-tts.txt").read_text()
-    assert "Number:         69" in text and "Number:         51" in text and "Unique backs:   yes" in text
+    assert text.count("Number:         60") == 2 and "Unique backs:   yes" in text and "Width:          9" in text
     faces = Image.open(deck / "reds-faces-1.png")
     backs = Image.open(deck / "reds-backs-1.png")
     assert faces.size == backs.size == tuple(sheets[0]["sheet_pixels"]) and max(faces.size) <= TTS_MAX_PIXELS
     w, h = sheets[0]["card_pixels"]
 
+    second = Image.open(deck / "reds-faces-2.png")
+
     def cell(image, slot):
-        x, y = (slot % 10) * w, (slot // 10) * h
+        x, y = (slot % 9) * w, (slot // 9) * h
         return image.crop((x, y, x + w, y + h)).tobytes()
 
-    assert cell(faces, 0) == cell(faces, 59) != cell(faces, 60)  # 60 Alphas, then the Bravos
-    assert cell(backs, 0) != cell(backs, 60)                      # "back of Alpha", "back of Bravo"
-    assert cell(faces, 69) == cell(backs, 0)                      # the hidden slot holds the deck's first back
+    assert cell(faces, 0) == cell(faces, 59) != cell(second, 0)  # 60 Alphas, then 60 Bravos
+    assert cell(backs, 0) != cell(Image.open(deck / "reds-backs-2.png"), 0)  # "back of Alpha", "back of Bravo"
+    assert cell(faces, 62) == cell(second, 62) == cell(backs, 0)  # the hidden slot holds the deck's first back
+    assert cell(faces, 60) == cell(faces, 61) == Image.new("RGB", (w, h), "white").tobytes()  # empty slots
 
 
 def test_tts_bundled_deck_with_one_back(tmp_path):
@@ -194,7 +210,8 @@ def test_tts_bundled_deck_with_one_back(tmp_path):
 def test_command_line(make_game, tmp_path):
     runner = CliRunner()
     folder = make_game()
-    result = runner.invoke(export_app, ["png", str(folder), "--dpi", "72", "--bleed", "0.125in", "--out", str(tmp_path)])
+    result = runner.invoke(export_app, ["png", str(folder), "--dpi", "72", "--bleed", "0.125in",
+                                        "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "2 cards (3 copies), 4 PNGs of 197 x 267 px (72 dpi, 3.175 mm bleed; trim 179 x 249 px)" in result.stdout
     unknown = runner.invoke(export_app, ["tts", str(folder), "--deck", "blues", "--out", str(tmp_path)])
