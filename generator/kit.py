@@ -64,8 +64,16 @@ def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool
         for index, target in enumerate(targets):
             yield known[index] or build_one(target, out, options, debug)
         return
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(stale)), mp_context=context) as pool:
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    if method == "fork":  # what every worker needs, done once: forked workers inherit the imports and fonts
+        from . import documents  # noqa: F401  (reportlab, platypus and the stages)
+        from .fonts import font_book, face
+
+        for name in font_book().files:
+            face(name)
+    # the biggest games first, so that the last to finish is a small one
+    stale.sort(key=lambda index: -_weight(targets[index]))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(stale)), mp_context=multiprocessing.get_context(method)) as pool:
         futures = {index: pool.submit(build_one, targets[index], out, options, debug) for index in stale}
         for index in range(len(targets)):
             yield known[index] or futures[index].result()
@@ -82,3 +90,11 @@ def snapshot(game_root: Path) -> dict:
                 stat = path.stat()
                 state[path] = (stat.st_mtime_ns, stat.st_size)
     return state
+
+
+def _weight(target) -> int:
+    """A rough cost of building a game: the bytes of its folder."""
+    try:
+        return sum(p.stat().st_size for p in find_game(target).rglob("*") if p.is_file())
+    except (MusterError, OSError):
+        return 0

@@ -23,6 +23,7 @@ BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 
 COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name"}
 MAX_REPEAT = 2000
+RECORD, UNIT = "\x1e", "\x1f"  # separators of the values a layout's one template writes
 LAYOUT_KEYS = ("elements", "let", "description")
 FIELDS: dict[str, dict[str, str]] = {
     "box": {"x": "length", "y": "length", "w": "length", "h": "length", "fill": "colour", "stroke": "colour",
@@ -167,11 +168,70 @@ class Evaluator:
         self.icons = dict(game.icons)
         self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
         self.fields = [[k for k in FIELDS[e.kind] if k in e.fields or k in DEFAULTS] for e in layout.elements]
+        self.program, self.templated = self._program()
+
+    def _program(self):
+        """One template that evaluates every templated value of the layout at once, and which values it holds.
+
+        Rendering one template per face instead of one per value is most of the cost of a layout. Each element's
+        values are written after a record separator and its number, each after a unit separator; an element whose
+        `when` is false writes nothing. Elements with `repeat:` keep the per-value path.
+        """
+        parts, templated = [], {}
+        for number, element in enumerate(self.layout.elements):
+            if "repeat" in element.fields:
+                continue
+            keys = [k for k in self.fields[number] if k in element.fields and sandbox.is_template(element.fields[k].raw)]
+            templated[number] = keys
+            body = RECORD + str(number) + "".join(UNIT + str(element.fields[k].raw) for k in keys)
+            when = element.fields.get("when")
+            if when is None or when.raw is True:
+                parts.append(body)
+            elif when.raw is not False:
+                parts.append("{% if " + str(when.raw) + " %}" + body + "{% endif %}")
+        try:
+            return sandbox.compile_template("".join(parts)), templated
+        except sandbox.TemplateError:  # a broken value: the per-value path will say which, and where
+            return None, templated
+
+    def _run_program(self, context: dict) -> dict[int, list[str]] | None:
+        """Each drawn element's templated values, as text; None when the per-value path must take over."""
+        if self.program is None:
+            return None
+        try:
+            output = self.program.render(context)
+        except sandbox.TimeLimit:
+            raise
+        except Exception:  # the per-value path reports the failure with its file and line
+            return None
+        result = {}
+        for record in output.split(RECORD)[1:]:
+            number, *values = record.split(UNIT)
+            number = int(number)
+            if len(values) != len(self.templated[number]):
+                return None  # a value contained a separator
+            result[number] = values
+        return result
 
     def face(self, context: dict, problems: list[str]) -> Face:
         items = []
         context = self._let(context)
+        evaluated = self._run_program(context)
         for number, element in enumerate(self.layout.elements):
+            if evaluated is not None and "repeat" not in element.fields:
+                if number not in evaluated:
+                    continue  # its `when` was false
+                try:
+                    values = {k: self._value(number, k, element, context) for k in self.fields[number]
+                              if k not in self.templated[number]}
+                    for key, text in zip(self.templated[number], evaluated[number]):
+                        values[key] = self._coerce(FIELDS[element.kind][key], text, context)
+                    items.extend(getattr(self, "_" + element.kind)(values, element, problems))
+                    continue
+                except LayoutError:
+                    raise
+                except (ValueError, TypeError, ArithmeticError):
+                    pass  # evaluated again below, to name the value at fault
             for scope in self._scopes(element, context):
                 try:
                     if "when" in element.fields and not self._condition(element.fields["when"], scope):
