@@ -132,3 +132,15 @@ def test_no_sentence_of_eight_words_is_copied_from_the_sources():
         assert copied == [], f"{game.name}: {copied[:3]}"
         checked += 1
     assert checked >= 1
+
+
+@pytest.mark.parametrize("paper, size", [("a5", (148.0, 210.0)), ("letter", (215.9, 279.4))])
+def test_rulebook_page_sizes_and_an_a5_booklet_at_full_size(make_game, tmp_path, paper, size):
+    folder = make_game({"rules.md": RULES})
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + f"rulebook: {{file: rules.md, paper: {paper}, booklet: true}}\n")
+    build_game(load_game(folder), tmp_path, Options())
+    box = PdfReader(tmp_path / "tiny" / "rules.pdf").pages[0].mediabox
+    assert abs(float(box.width) / 72 * 25.4 - size[0]) < 0.1 and abs(float(box.height) / 72 * 25.4 - size[1]) < 0.1
+    sheet = PdfReader(tmp_path / "tiny" / "rules-booklet.pdf").pages[0].mediabox
+    expected = (279.4, 215.9) if paper == "letter" else (297.0, 210.0)  # landscape Letter, or A4 for A4 and A5
+    assert abs(float(sheet.width) / 72 * 25.4 - expected[0]) < 0.1
