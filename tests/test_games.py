@@ -46,3 +46,13 @@ def test_source_contradictions_are_reported(case, tmp_path):
         assert len(matching) == 1, f"expected one finding like {want}, found {[str(f) for f in matching]}"
         unmatched.remove(matching[0])
     assert unmatched == [], f"unexpected findings: {[str(f) for f in unmatched]}"
+
+
+def test_free_action_and_field_artillery_are_never_confused():
+    game = load_game("tank-duel")
+    assert game.vocabularies["effect"].terms["free_action"].name == "Free Action"
+    assert game.vocabularies["unit_type"].terms["FA"].name == "Field Artillery"
+    assert "FA" not in game.vocabularies["effect"].terms and "free_action" not in game.vocabularies["unit_type"].terms
+    tactics = game.decks["tactics"].cards
+    assert sum(c.traits.get("effect") == "free_action" for c in tactics) > 20
+    assert all("unit_type" not in c.traits for c in tactics)
