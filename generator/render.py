@@ -96,11 +96,21 @@ class Painter:
             elif isinstance(item, Picture):
                 reader = self.images.get(item.path)
                 if reader is None:
-                    reader = self.images[item.path] = ImageReader(str(item.path))
+                    reader = self.images[item.path] = self._image(item.path)
                 c.drawImage(reader, item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K,
                             mask="auto", preserveAspectRatio=True, anchor="c")
         if text is not None:
             c.drawText(text)
+
+    def _image(self, path: Path) -> ImageReader:
+        """One reader per image file; in greyscale, the image's grey version (transparency kept)."""
+        if not self.greyscale:
+            return ImageReader(str(path))
+        from PIL import Image
+
+        with Image.open(path) as image:
+            grey = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
+        return ImageReader(grey)
 
     def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         if fill:

@@ -43,3 +43,14 @@ def rasterise(pdf: Path, page_index: int, dpi: int = 40):
         return document[page_index].render(scale=dpi / 72).to_pil().convert("L")
     finally:
         document.close()
+
+
+def rasterise_rgb(pdf: Path, page_index: int, dpi: int = 30):
+    """One page as an RGB PIL image."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        return document[page_index].render(scale=dpi / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
