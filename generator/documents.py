@@ -129,17 +129,19 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
 
 def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces], target: Path, kind: str,
                 options: Options) -> Built:
-    """One PDF holding the sheets of the given decks, one deck after the other, fronts and their backs."""
+    """One PDF holding the sheets of the given decks, fronts and their backs. Consecutive decks printed alike
+    (same face size, shape and packing: the two armies' counters, say) share their sheets."""
     writer = SheetWriter(target, f"{game.title}: {kind}", options.greyscale)
     per_sheet = {}
-    for deck_id in deck_ids:
-        deck, faces = game.decks[deck_id], laid_out[deck_id]
+    for group in _alike(game, deck_ids):
+        deck = game.decks[group[0]]
         try:
             layout = grid(PAPERS[options.paper], deck.face_size, options.bleed, options.crop_marks,
                           fold=options.duplex == "fold", packing=deck.packing, shape=deck.shape)
         except MusterError as exc:
-            raise MusterError(f"deck '{deck_id}': {exc.message}", deck.where) from None
-        per_sheet[deck_id] = layout.per_sheet
+            raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
+        faces = _joined([laid_out[deck_id] for deck_id in group])
+        per_sheet.update({deck_id: layout.per_sheet for deck_id in group})
         uses = Counter(faces.fronts) + Counter(faces.backs)
         writer.start_section({index for index, number in uses.items() if number > 1})
         for sheet in sheets(faces.fronts, faces.backs, layout, options.duplex):
@@ -149,6 +151,33 @@ def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces],
     extra = ({"deck": deck_ids[0], "cards": counts[deck_ids[0]], "per_sheet": per_sheet[deck_ids[0]]}
              if kind == "cards" else {"decks": counts, "per_sheet": per_sheet})
     return Built(final_name(target), kind, writer.pages, sha256(target), extra)
+
+
+def _alike(game: Game, deck_ids: list[str]) -> list[list[str]]:
+    """The decks in runs that print on the same grid."""
+    groups: list[list[str]] = []
+    for deck_id in deck_ids:
+        deck = game.decks[deck_id]
+        if groups:
+            last = game.decks[groups[-1][0]]
+            if (last.face_size, last.shape, last.packing) == (deck.face_size, deck.shape, deck.packing):
+                groups[-1].append(deck_id)
+                continue
+        groups.append([deck_id])
+    return groups
+
+
+def _joined(decks: list[DeckFaces]) -> DeckFaces:
+    """Several decks' faces as one sequence: each deck's face indices shifted past the ones before it."""
+    if len(decks) == 1:
+        return decks[0]
+    joined = DeckFaces([], [], [], [])
+    for deck in decks:
+        offset = len(joined.faces)
+        joined.faces += deck.faces
+        joined.fronts += [index + offset for index in deck.fronts]
+        joined.backs += [index + offset for index in deck.backs]
+    return joined
 
 
 def final_name(temporary: Path) -> str:

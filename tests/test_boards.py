@@ -151,3 +151,13 @@ def test_hex_boards_size_and_tile_like_square_ones(make_game, tmp_path):
     pages = len(PdfReader(tmp_path / "tiny" / "map.pdf").pages)
     plan = tiles(board.size, PAPERS["a4"], "x")
     assert pages == plan.columns * plan.rows > 1
+
+
+def test_alike_token_decks_share_their_sheets(make_game, tmp_path):
+    folder = token_game(make_game)
+    text = (folder / "game.yaml").read_text().replace("rules:\n", TOKENS.replace("  chits:", "  more-chits:") + "rules:\n", 1)
+    (folder / "game.yaml").write_text(text)
+    build_game(load_game(folder), tmp_path, Options())
+    pdf = tmp_path / "tiny" / "tokens.pdf"
+    assert len(PdfReader(pdf).pages) == 2  # 60 counters of one size: one sheet and its backs
+    assert len(char_boxes(pdf, 0, "I")) == 60
