@@ -34,23 +34,12 @@ def page_text(pdf: Path, page_index: int) -> str:
         document.close()
 
 
-def rasterise(pdf: Path, page_index: int, dpi: int = 40):
-    """One page as a greyscale PIL image."""
+def rasterise(pdf: Path, page_index: int, dpi: int = 40, mode: str = "L"):
+    """One page as a PIL image, greyscale by default (mode "RGB" for colour)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(pdf))
     try:
-        return document[page_index].render(scale=dpi / 72).to_pil().convert("L")
-    finally:
-        document.close()
-
-
-def rasterise_rgb(pdf: Path, page_index: int, dpi: int = 30):
-    """One page as an RGB PIL image."""
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        return document[page_index].render(scale=dpi / 72).to_pil().convert("RGB")
+        return document[page_index].render(scale=dpi / 72).to_pil().convert(mode)
     finally:
         document.close()

@@ -156,13 +156,13 @@ def test_image_element_draws_the_file_once_per_document(make_game, tmp_path):
 def test_greyscale_greys_colours_and_images(make_game, tmp_path):
     from PIL import Image
 
-    from pdfcheck import rasterise_rgb
+    from pdfcheck import rasterise
 
     folder = make_game({"face.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: '#c03020', bleed: true}\n"
                                      "  - {kind: image, x: 10, y: 10, w: 40, h: 40, src: red.png}\n"})
     Image.new("RGB", (20, 20), (30, 200, 40)).save(folder / "red.png")
     pdf = build(folder, tmp_path / "out", greyscale=True)
-    image = rasterise_rgb(pdf, 0)
+    image = rasterise(pdf, 0, dpi=30, mode="RGB")
     pixels = {colour for _, colour in image.getcolors(maxcolors=1 << 20)}
     assert all(r == g == b for r, g, b in pixels), "a coloured pixel in a greyscale build"
     assert len(pixels) > 2  # and not all one grey: the background and the image differ
