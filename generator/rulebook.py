@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from reportlab.platypus import Flowable
+
 from . import fonts, sandbox
 from .errors import Finding, Location, MusterError
 from .layout import game_context
@@ -344,18 +346,15 @@ class Book:
         from reportlab.lib.units import mm
         from reportlab.platypus import Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph
         from reportlab.platypus.doctemplate import BaseDocTemplate
-        from reportlab.platypus.tableofcontents import TableOfContents
 
         page = (self.paper[0] * mm, self.paper[1] * mm)
         margin = self.margin * mm
         frame_width = page[0] - 2 * margin
         book = self
         pages = [0]
+        found: dict[str, int] = {}  # heading key -> the page it landed on
 
         class Document(BaseDocTemplate):
-            def beforeDocument(self):  # multiBuild typesets more than once: the header starts empty each time
-                book.section = book.page_section = ""
-
             def afterPage(self):
                 book.page_section = ""
 
@@ -365,10 +364,19 @@ class Book:
                     level, title, key = entry
                     self.canv.bookmarkPage(key)
                     self.canv.addOutlineEntry(title, key, level=level, closed=level > 0)
-                    self.notify("TOCEntry", (level, title, self.page, key))
+                    found[key] = self.page
                     if level == 0:
                         book.section = title
                         book.page_section = book.page_section or title
+
+            def _endBuild(self):
+                # The contents' page numbers are forms drawn before their pages were known: fill them in now,
+                # after the last page and before saving, so that one typesetting pass is enough.
+                self._doSave = 0
+                super()._endBuild()
+                for line in contents:
+                    line.fill(self.canv, found.get(line.key))
+                self.canv.save()
 
         def count(canvas, document):
             pages[0] = document.page
@@ -393,14 +401,57 @@ class Book:
         frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body")
         document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
                                    PageTemplate("content", [frame], onPageEnd=furniture)])
-        toc = TableOfContents(levelStyles=[self.styles["toc1"], self.styles["toc2"], self.styles["toc3"]], dotsMinLevel=0)
         tree = SyntaxTreeNode(MarkdownIt("commonmark").enable("table").parse(text))
-
-        self.numbers = [0, 0, 0]
+        self.numbers, self.section, self.page_section = [0, 0, 0], "", ""
+        body = self.blocks(tree.children, frame_width)
+        contents = [ContentsLine(*flowable.toc, self.styles[f"toc{flowable.toc[0] + 1}"])
+                    for flowable in body if getattr(flowable, "toc", None)]
         story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
-                                     toc, PageBreak()] + self.blocks(tree.children, frame_width)
-        document.multiBuild(story)
+                                     *contents, PageBreak()] + body
+        document.build(story)
         return pages[0]
+
+
+class ContentsLine(Flowable):
+    """One line of the contents: the heading, dot leaders, and its page number, a form filled in at the end."""
+
+    NUMBER_WIDTH = 24.0  # points
+
+    def __init__(self, level: int, title: str, key: str, style):
+        super().__init__()
+        self.level, self.title, self.key, self.style = level, title, key, style
+
+    def wrap(self, available_width, available_height):
+        self.width = available_width
+        return available_width, self.style.leading
+
+    def draw(self):
+        c, style = self.canv, self.style
+        size = style.fontSize
+        room = self.width - style.leftIndent - self.NUMBER_WIDTH - 6
+        while c.stringWidth(self.title, style.fontName, size) > room and size > 6:
+            size -= 0.25
+        baseline = (style.leading - size) / 2 + size * 0.22
+        c.setFont(style.fontName, size)
+        c.setFillColor(style.textColor)
+        c.drawString(style.leftIndent, baseline, self.title)
+        start = style.leftIndent + c.stringWidth(self.title, style.fontName, size) + 4
+        dot = c.stringWidth(" .", "text", size)
+        c.setFont("text", size)
+        c.drawRightString(self.width - self.NUMBER_WIDTH - 2, baseline, " ." * max(0, int((self.width - self.NUMBER_WIDTH - 2 - start) / dot)))
+        c.saveState()
+        c.translate(self.width - self.NUMBER_WIDTH, baseline)
+        c.doForm(f"contents-{self.key}")
+        c.restoreState()
+        c.linkRect("", self.key, (0, 0, self.width, style.leading), relative=1, thickness=0)
+
+    def fill(self, canvas, page: int | None) -> None:
+        canvas.beginForm(f"contents-{self.key}", 0, -self.style.fontSize, self.NUMBER_WIDTH, self.style.fontSize)
+        canvas.setFont(self.style.fontName, self.style.fontSize)
+        canvas.setFillColor(self.style.textColor)
+        canvas.drawRightString(self.NUMBER_WIDTH, 0, "" if page is None else str(page))
+        canvas.endForm()
+
 
 
 def write_rulebook(game: Game, text: str, target: Path, paper: str) -> int:

@@ -144,3 +144,25 @@ def test_rulebook_page_sizes_and_an_a5_booklet_at_full_size(make_game, tmp_path,
     sheet = PdfReader(tmp_path / "tiny" / "rules-booklet.pdf").pages[0].mediabox
     expected = (279.4, 215.9) if paper == "letter" else (297.0, 210.0)  # landscape Letter, or A4 for A4 and A5
     assert abs(float(sheet.width) / 72 * 25.4 - expected[0]) < 0.1
+
+
+def test_rulebook_and_booklet_are_byte_identical_across_builds(make_game, tmp_path):
+    folder = rules_game(make_game)
+    for out in ("one", "two"):
+        build_game(load_game(folder), tmp_path / out, Options(booklet=True))
+    for name in ("rules.pdf", "rules-booklet.pdf"):
+        assert (tmp_path / "one" / "tiny" / name).read_bytes() == (tmp_path / "two" / "tiny" / name).read_bytes()
+
+
+def test_contents_page_numbers_are_the_pages_headings_land_on(tmp_path):
+    game = load_game("europe-1939")
+    build_game(game, tmp_path, Options())
+    pdf = tmp_path / "europe-1939" / "rules.pdf"
+    reader = PdfReader(pdf)
+    contents = page_text(pdf, 1)
+    for item in reader.outline:
+        if isinstance(item, list):
+            continue
+        landed = reader.get_destination_page_number(item) + 1
+        line = next(l for l in contents.splitlines() if l.startswith(item.title.split("  ")[0] + " "))
+        assert line.rstrip().endswith(str(landed)), (item.title, line)
