@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional
@@ -124,7 +123,7 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
 
 # ---------------------------------------------------------------------------------------- faces as PDF pages
 
-def write_face_pages(target: Path, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
+def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
                      bleed: float, reach: float | None = None, boxes: bool = False) -> None:
     """A PDF with one page per face index: the trim and `bleed` mm around it, the face drawn by the renderer.
 
@@ -150,10 +149,10 @@ def write_face_pages(target: Path, title: str, faces: list[Face], indices: list[
 class Raster:
     """The pages of a PDF rasterised by pdfium, each stretched to an exact pixel size."""
 
-    def __init__(self, pdf: Path):
+    def __init__(self, pdf: bytes):
         import pypdfium2 as pdfium
 
-        self.document = pdfium.PdfDocument(str(pdf))
+        self.document = pdfium.PdfDocument(pdf)
 
     def image(self, page_index: int, width: int, height: int):
         """An RGB image of `width` x `height` pixels showing the whole page on white."""
@@ -184,18 +183,18 @@ def png_bytes(image, dpi: int) -> bytes:
 def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]], size: tuple[float, float],
                     bleed: float, reach: float, title: str) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
     """((face index, pixel size), image) for each face index at each pixel size asked for, one at a time (a
-    deck at 1200 dpi does not fit in memory as images). One scratch PDF of the faces, then pdfium."""
+    deck at 1200 dpi does not fit in memory as images). The faces are drawn into a PDF in memory, then pdfium
+    rasterises its pages: nothing is written outside the output folder."""
     order = sorted(wanted)
-    with tempfile.TemporaryDirectory(prefix="muster-export-") as scratch:
-        pdf = Path(scratch) / "faces.pdf"
-        write_face_pages(pdf, title, faces, order, size, bleed, reach)
-        raster = Raster(pdf)
-        try:
-            for page, index in enumerate(order):
-                for px in dict.fromkeys(wanted[index]):
-                    yield (index, px), raster.image(page, *px)
-        finally:
-            raster.close()
+    buffer = io.BytesIO()
+    write_face_pages(buffer, title, faces, order, size, bleed, reach)
+    raster = Raster(buffer.getvalue())
+    try:
+        for page, index in enumerate(order):
+            for px in dict.fromkeys(wanted[index]):
+                yield (index, px), raster.image(page, *px)
+    finally:
+        raster.close()
 
 
 # ------------------------------------------------------------------------------------------------ exports

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import BinaryIO, Iterable
 
 from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
@@ -124,10 +124,11 @@ class Painter:
 class SheetWriter:
     """Writes sheets of faces into one PDF; a face used more than once is drawn once as a form XObject."""
 
-    def __init__(self, path: Path, title: str, greyscale: bool = False):
+    def __init__(self, target: Path | BinaryIO, title: str, greyscale: bool = False):
         # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
         initial = fonts.face("text").fontName
-        self.canvas = Canvas(str(path), invariant=1, pageCompression=1, initialFontName=initial)
+        where = str(target) if isinstance(target, Path) else target  # a file, or a buffer in memory
+        self.canvas = Canvas(where, invariant=1, pageCompression=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
         self.painter = Painter(self.canvas, greyscale)
