@@ -73,7 +73,17 @@ class Picture:
     h: float
 
 
-Item = Rect | Line | Ellipse | Polygon | Run | Picture
+@dataclass(frozen=True)
+class Turned:
+    """Items turned clockwise by `angle` degrees about (cx, cy): an upside-down corner index, a sideways label."""
+
+    cx: float
+    cy: float
+    angle: float
+    items: tuple
+
+
+Item = Rect | Line | Ellipse | Polygon | Run | Picture | Turned
 
 
 @dataclass(frozen=True)

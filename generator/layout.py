@@ -11,7 +11,7 @@ from typing import Any
 
 from . import fonts, sandbox, typeset
 from .geometry import cell_centre, column_name, grid_extent, hex_corners
-from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from .errors import Finding, Location, MusterError
 from .model import Card, Deck, Game
 from .resources import confined, image_problem, layouts_dir
@@ -21,7 +21,8 @@ from .units import PT_PER_MM, parse_length
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 
-COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name"}
+COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name", "rotate": "angle"}
+ROTATABLE = ("text", "paragraph", "image", "box")
 MAX_REPEAT = 2000
 RECORD, UNIT = "\x1e", "\x1f"  # separators of the values a layout's one template writes
 LAYOUT_KEYS = ("elements", "let", "description")
@@ -121,6 +122,9 @@ def read_layout(path: Path) -> Layout:
         for key in REQUIRED[kind]:
             if key not in raw:
                 raise LayoutError(f"elements[{index}]: a {kind} needs '{key}'", where)
+        if "rotate" in raw and kind not in ROTATABLE:
+            raise LayoutError(f"elements[{index}]: a {kind} cannot be rotated (only {', '.join(ROTATABLE)})",
+                              raw.key_where["rotate"])
         fields = {key: Value(raw[key], raw.value_where[key]) for key in raw if key != "kind"}
         elements.append(Element(kind, fields, where))
     return Layout(path, tuple(elements), tuple((name, Value(value, let.value_where[name])) for name, value in let.items()))
@@ -226,7 +230,7 @@ class Evaluator:
                               if k not in self.templated[number]}
                     for key, text in zip(self.templated[number], evaluated[number]):
                         values[key] = self._coerce(FIELDS[element.kind][key], text, context)
-                    items.extend(getattr(self, "_" + element.kind)(values, element, problems))
+                    items.extend(self._draw(element, values, context, problems))
                     continue
                 except LayoutError:
                     raise
@@ -237,7 +241,7 @@ class Evaluator:
                     if "when" in element.fields and not self._condition(element.fields["when"], scope):
                         continue
                     values = {k: self._value(number, k, element, scope) for k in self.fields[number]}
-                    items.extend(getattr(self, "_" + element.kind)(values, element, problems))
+                    items.extend(self._draw(element, values, scope, problems))
                 except LayoutError:
                     raise
                 except (sandbox.TemplateError, sandbox.SecurityError, ValueError, TypeError, ArithmeticError) as exc:
@@ -257,6 +261,20 @@ class Evaluator:
             except Exception as exc:  # any template failure is the layout author's to fix
                 raise LayoutError(f"let: {name}: {_short(exc)}", value.where) from None
         return context
+
+    def _draw(self, element: Element, values: dict, context: dict, problems: list[str]) -> list:
+        """The element's items, turned about the centre of its box when it has `rotate:`."""
+        drawn = getattr(self, "_" + element.kind)(values, element, problems)
+        if "rotate" not in element.fields or not drawn:
+            return drawn
+        raw = element.fields["rotate"].raw
+        angle = float(sandbox.render(raw, context) if sandbox.is_template(raw) else raw)
+        if angle % 90:
+            raise ValueError(f"rotate: expected 0, 90, 180 or 270 degrees, got {raw!r}")
+        if angle % 360 == 0:
+            return drawn
+        cx, cy = values["x"] + values["w"] / 2, values["y"] + values["h"] / 2
+        return [Turned(cx, cy, angle % 360, tuple(drawn))]
 
     def _scopes(self, element: Element, context: dict):
         """The contexts an element is drawn in: once, or once per item of its `repeat:` list, bound to `as:`."""

@@ -12,7 +12,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
-from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run
+from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from .imposition import Sheet
 from .units import PT_PER_MM
 
@@ -64,7 +64,14 @@ class Painter:
             if text is not None:
                 c.drawText(text)
                 text = None
-            if isinstance(item, Rect):
+            if isinstance(item, Turned):
+                c.saveState()
+                c.translate(item.cx * K, (height - item.cy) * K)
+                c.rotate(-item.angle)  # clockwise on the card; PDF turns counter-clockwise
+                c.translate(-item.cx * K, -(height - item.cy) * K)
+                self.paint(item.items, height)
+                c.restoreState()
+            elif isinstance(item, Rect):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
                     x, y, w, h = item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K

@@ -314,6 +314,8 @@ def layout_schema() -> dict:
         "condition": {"type": ["string", "boolean"],
                       "description": "A Jinja expression, without braces: card.year is defined."},
         "name": {"type": "string", "pattern": LET_NAME},
+        "angle": {"anyOf": [{"enum": [0, 90, 180, 270]}, _ref("template")],
+                  "description": "Degrees clockwise about the centre of the element's box."},
     }
     kinds = []
     for kind, fields in FIELDS.items():

@@ -104,3 +104,32 @@ def test_image_icon_is_placed_inline(make_game):
     picture = next(i for i in face.items if type(i).__name__ == "Picture")
     title = next(i for i in face.items if isinstance(i, Run))
     assert picture.x < title.x and abs(picture.w - 10 / PT_PER_MM) < 1e-6
+
+
+def test_rotated_text_turns_about_its_box(make_game, tmp_path):
+    from generator.display import Turned
+    from generator.documents import Options, build_game
+    from pdfcheck import char_boxes
+
+    folder = make_game({"face.yaml": "elements:\n  - {kind: text, rotate: 180, x: 40, y: 70, w: 20, h: 10, text: 'L', size: 20, align: center}\n"})
+    game = load_game(folder)
+    turned = lay_out_cards(game, game.decks["reds"], 3.0).faces[0].items[0]
+    assert isinstance(turned, Turned) and (turned.cx, turned.cy, turned.angle) == (50, 75, 180)
+    build_game(game, tmp_path, Options())
+    pdf = tmp_path / "tiny" / "cards-reds.pdf"
+    # an upside-down L has its long stroke on the right: more ink in the right half of its box than the left
+    from generator.imposition import grid
+    from generator.units import CARD_SIZES, PAPERS
+    from pdfcheck import rasterise
+
+    slot = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots[0]
+    dpi = 150
+    page = rasterise(pdf, 0, dpi=dpi)
+    px = lambda mm: round(mm / 25.4 * dpi)
+    left, top = slot.x + 40, slot.y + 70
+    box = page.crop((px(left), px(top), px(left + 20), px(top + 10)))
+    half = box.width // 2
+    ink = lambda image: sum(255 - value for value in image.tobytes())
+    assert ink(box.crop((half, 0, box.width, box.height))) > 1.5 * ink(box.crop((0, 0, half, box.height)))
+    bad = make_game({"face.yaml": "elements:\n  - {kind: circle, rotate: 90, cx: 5, cy: 5, r: 2}\n"}, name="bad")
+    assert any("a circle cannot be rotated" in str(f) for f in validate(load_game(bad)))
