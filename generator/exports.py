@@ -108,9 +108,8 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
             raise MusterError(f"--deck: no deck '{unknown[0]}' in {game.id} (decks: {', '.join(game.decks)})")
         decks = [game.decks[d] for d in dict.fromkeys(deck_ids)]
     else:
-        decks = [deck for deck in game.decks.values() if deck.component == "cards"]
-        if not decks:
-            raise MusterError(f"{game.id} has no card decks (name token decks with --deck)")
+        # the card decks; a game of counters alone (the grid battle) exports its counters
+        decks = [deck for deck in game.decks.values() if deck.component == "cards"] or list(game.decks.values())
     findings = check_data(game)
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
@@ -433,7 +432,7 @@ export_app = typer.Typer(
 )
 
 _GAME = typer.Argument(..., help="A game folder or the name of a bundled game.")
-_DECKS = typer.Option(None, "--deck", "-d", help="A deck to export (repeatable; default: every card deck).")
+_DECKS = typer.Option(None, "--deck", "-d", help="A deck to export (repeatable; default: every card deck, or every deck of a game of counters).")
 _OUT = typer.Option(Path("output"), "--out", "-o", help="Output folder; files go to OUT/<game>/<format>/<deck>/.")
 _VARIANTS = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable).")
 _QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")

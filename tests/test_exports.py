@@ -222,3 +222,13 @@ def test_command_line(make_game, tmp_path):
     invalid = runner.invoke(export_app, ["png", str(folder), "--out", str(tmp_path / "never")])
     assert invalid.exit_code == 1 and "not exported" in invalid.stderr and "force" in invalid.stderr
     assert not (tmp_path / "never").exists()
+
+
+def test_a_game_of_counters_exports_its_counters(tmp_path):
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    result = CliRunner().invoke(app, ["export", "tts", "grid-battle", "--out", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "grid-battle" / "tts" / "blue-roster" / "blue-roster-tts.txt").is_file()
