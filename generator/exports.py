@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -398,19 +399,23 @@ def tts_text(game, deck, sheets: list[dict], unique: bool) -> str:
 
 
 def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
-               export: Callable[..., DeckExport]) -> list[str]:
+               export: Callable[..., DeckExport], progress: bool = False) -> list[str]:
     """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/ (`export(game, deck, laid, staging)`
     writes through the deck's Staging), and moves the files into place together once all are written.
-    Returns the summary lines."""
+    With `progress`, a bar on standard error counts the decks. Returns the summary lines."""
+    from contextlib import nullcontext
+
     from .documents import Staging
 
     game, decks, laid = prepare(target, deck_ids, bleed, variants)
     staged: list[tuple[Staging, DeckExport]] = []
+    bar = typer.progressbar(decks, label=f"Exporting {game.id}", file=sys.stderr) if progress else nullcontext(decks)
     try:
-        for deck in decks:
-            staging = Staging(out / game.id / kind / deck.id)
-            staged.append((staging, None))
-            staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
+        with bar as chosen:
+            for deck in chosen:
+                staging = Staging(out / game.id / kind / deck.id)
+                staged.append((staging, None))
+                staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
         for staging, item in staged:
             staging.commit(item.manifest)
     finally:
@@ -442,7 +447,8 @@ def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_te
     try:
         bleed = console.bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         lines = run_export(game, decks or None, variants or (), bleed, out, kind,
-                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed))
+                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
+                           progress=not quiet and sys.stderr.isatty())
     except GameInvalid as exc:
         console.invalid(Path(str(game)).name, exc, "exported")
     except MusterError as exc:
