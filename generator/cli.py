@@ -203,7 +203,7 @@ def validate(
 def list_games(
     games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
 ) -> None:
-    """Show games, their decks, and each deck's declared and actual number of cards."""
+    """Show games: each deck with its declared and actual number of cards, each board, and the rulebook."""
     from .loading import load_game
 
     try:
@@ -219,7 +219,11 @@ def list_games(
         for deck in game.decks.values():
             declared = "-" if deck.size is None else str(deck.size)
             flag = "" if deck.size in (None, deck.total) else "  MISMATCH"
-            typer.echo(f"  {deck.id:<24} declared {declared:>5}  actual {deck.total:>5}{flag}")
+            typer.echo(f"  {deck.id:<24} {deck.component:<7} declared {declared:>5}  actual {deck.total:>5}{flag}")
+        for board in game.boards.values():
+            typer.echo(f"  {board.id:<24} {board.file:<7} {board.size[0]:.0f} x {board.size[1]:.0f} mm")
+        if game.rulebook is not None:
+            typer.echo(f"  {'rulebook':<24} {game.rulebook.path.name}")
 
 
 app.command("new")(new_game)

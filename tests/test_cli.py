@@ -95,7 +95,8 @@ def test_bad_option_values_are_one_line_errors(make_game, tmp_path):
 def test_list_shows_declared_and_actual_sizes():
     result = muster("list", "europe-1939")
     assert result.returncode == 0
-    assert "germans" in result.stdout and "declared    56  actual    56" in result.stdout
+    assert "germans" in result.stdout and "cards   declared    56  actual    56" in result.stdout
+    assert "mat " in result.stdout and "rules.md" in result.stdout
 
 
 def test_watch_rebuilds_when_a_card_changes(make_game, tmp_path):
