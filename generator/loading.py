@@ -153,7 +153,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     vocabularies = _vocabularies(reader, data)
     traits = _traits(reader, data, vocabularies)
     colours = _colours(reader, data)
-    icons = _icons(reader, data, root)
+    icons = _icons(reader, data, root, colours)
     decks = _decks(reader, data, root, traits, vocabularies, card_size)
     rules = _rules(reader, data, traits, decks, constants)
     game_variants = _variants(reader, data, traits, vocabularies)
@@ -319,7 +319,7 @@ def _colours(reader: Reader, data: Map) -> dict[str, str]:
     return {str(k): v for k, v in raw.items() if isinstance(v, str) and COLOUR.match(v)}
 
 
-def _icons(reader: Reader, data: Map, root: Path) -> dict[str, Icon]:
+def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> dict[str, Icon]:
     raw = reader.mapping(data.get("icons", Map()), at(data, "icons"), "icons") or Map()
     result = {}
     for name, body in raw.items():
@@ -333,8 +333,11 @@ def _icons(reader: Reader, data: Map, root: Path) -> dict[str, Icon]:
             reader.error(body.where, field, "give either glyph or image")
             continue
         colour = body.get("colour")
+        if isinstance(colour, str) and colour in colours:
+            colour = colours[colour]  # a name of the game's colours, as layouts allow
         if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
-            reader.error(at(body, "colour"), join(field, "colour"), f"expected a colour such as \"#8a2a1c\", got {describe(colour)}")
+            reader.error(at(body, "colour"), join(field, "colour"),
+                         f"expected a colour such as \"#8a2a1c\" or a name of colours:, got {describe(colour)}")
             colour = None
         image_path = None
         if image is not None:

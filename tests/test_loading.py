@@ -88,3 +88,13 @@ def test_variant_patches_matching_cards_without_the_trait(make_game):
     assert patched[0].traits["year"] == 1942 and "year" not in patched[1].traits
     with pytest.raises(MusterError, match="no variant 'late_leader'.*did you mean 'late_leaders'"):
         load_game(folder, variants=["late_leader"])
+
+
+def test_icon_colours_may_name_the_games_colours(make_game):
+    folder = make_game()
+    text = (folder / "game.yaml").read_text().replace('star: {glyph: "★", font: text-bold}',
+                                                       'star: {glyph: "★", font: text-bold, colour: dark}')
+    (folder / "game.yaml").write_text(text)
+    assert load_game(folder).icons["star"].colour == "#222222"
+    (folder / "game.yaml").write_text(text.replace("colour: dark}", "colour: darkish}"))
+    assert any("or a name of colours:, got 'darkish'" in m for m in messages(folder))
