@@ -21,6 +21,7 @@ MAX_SOURCE_BYTES = 1024 * 1024
 PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
 _ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
+HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
 
 
 @dataclass
@@ -201,13 +202,17 @@ class Book:
     # -- blocks
 
     def blocks(self, nodes, width: float, text_style: str = "body") -> list:
-        from reportlab.platypus import HRFlowable, PageBreak, Paragraph, Preformatted
+        from reportlab.lib.units import mm
+        from reportlab.platypus import CondPageBreak, HRFlowable, PageBreak, Paragraph, Preformatted
 
         story = []
         for node in nodes:
             kind = node.type
             if kind == "heading":
-                story.append(self.heading(int(node.tag[1]), self.inline(node.children[0])))
+                level = int(node.tag[1])
+                # keepWithNext cannot hold a heading to a list or table that splits: never start one near the foot
+                story.append(CondPageBreak(HEADING_ROOM[min(level, 3)] * mm))
+                story.append(self.heading(level, self.inline(node.children[0])))
             elif kind == "paragraph":
                 children = node.children[0].children or []
                 if len(children) == 1 and children[0].type == "image":

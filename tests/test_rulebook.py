@@ -166,3 +166,26 @@ def test_contents_page_numbers_are_the_pages_headings_land_on(tmp_path):
         landed = reader.get_destination_page_number(item) + 1
         line = next(l for l in contents.splitlines() if l.startswith(item.title.split("  ")[0] + " "))
         assert line.rstrip().endswith(str(landed)), (item.title, line)
+
+
+def test_no_heading_is_stranded_at_the_foot_of_a_page(tmp_path):
+    """Every bundled rulebook: a heading always has room for text under it on its page."""
+    from pdfcheck import char_boxes
+
+    for game_folder in bundled_games():
+        game = load_game(game_folder)
+        build_game(game, tmp_path, Options(calibration=False))
+        pdf = tmp_path / game.id / "rules.pdf"
+        reader = PdfReader(pdf)
+
+        def walk(items):
+            for item in items:
+                yield from walk(item) if isinstance(item, list) else [item]
+
+        for item in walk(reader.outline):
+            page = reader.get_destination_page_number(item)
+            number = item.title.split("  ")[0]
+            boxes = [b for b in char_boxes(pdf, page, item.title.split("  ", 1)[1][:30]) if b[1] > 0]
+            assert boxes, (game.id, item.title)
+            bottom_mm = min(b[1] for b in boxes) / 72 * 25.4
+            assert bottom_mm > 20 + 15, f"{game.id}: '{item.title}' ({number}) starts {bottom_mm:.0f} mm from the foot"
