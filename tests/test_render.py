@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from conftest import GAME_YAML
 from generator.documents import Options, build_game
 from generator.loading import load_game
 from generator.imposition import grid
@@ -166,3 +167,24 @@ def test_greyscale_greys_colours_and_images(make_game, tmp_path):
     pixels = {colour for _, colour in image.getcolors(maxcolors=1 << 20)}
     assert all(r == g == b for r, g, b in pixels), "a coloured pixel in a greyscale build"
     assert len(pixels) > 2  # and not all one grey: the background and the image differ
+
+
+def test_duplex_none_prints_all_fronts_then_all_backs_unmirrored(make_game, tmp_path):
+    cards = "cards:\n" + "".join(f"  - {{title: Card{i}, type: U, force: 1}}\n" for i in range(12))
+    folder = make_game({"reds.yaml": cards, "game.yaml": GAME_YAML.replace("size: 3", "size: 12"),
+                        "back.yaml": marked("#dddddd")})
+    pdf = build(folder, tmp_path / "out", duplex="none")
+    assert len(PdfReader(pdf).pages) == 4
+    assert "Card0" in page_text(pdf, 0) and "Card9" in page_text(pdf, 1)
+    fronts_slots = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots
+    first_back = sorted(char_boxes(pdf, 2, "I"), key=lambda b: (-b[1], b[0]))[0]
+    # unmirrored: the first back sits in the first (top-left) slot, as the first front does
+    assert abs((first_back[0] + first_back[2]) / 2 / PT_PER_MM - (fronts_slots[0].x + 31.5)) < 1
+
+
+def test_zero_bleed_butts_the_cards(make_game, tmp_path):
+    layout = grid(PAPERS["a4"], CARD_SIZES["poker"], 0.0)
+    xs = sorted({s.x for s in layout.slots})
+    assert all(abs(b - a - 63) < 1e-9 for a, b in zip(xs, xs[1:]))
+    pdf = build(make_game(), tmp_path / "out", bleed=0.0)
+    assert len(PdfReader(pdf).pages) == 2
