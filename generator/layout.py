@@ -13,12 +13,12 @@ from . import fonts, sandbox, typeset
 from .geometry import cell_centre, column_name, grid_extent, hex_corners
 from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from .errors import Finding, Location, MusterError
+from .loading import COLOUR
 from .model import Card, Deck, Game
 from .resources import confined, image_problem, layouts_dir
 from .sourcemap import Map, Seq, load_yaml
 from .units import PT_PER_MM, parse_length
 
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 
 COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name", "rotate": "angle"}
@@ -362,7 +362,7 @@ class Evaluator:
         text = "" if raw is None else str(raw).strip()
         if text in ("", "none"):
             return None
-        if _COLOUR.match(text):
+        if COLOUR.match(text):
             return text.lower()
         if text in self.game.colours:
             return self.game.colours[text]
