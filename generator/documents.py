@@ -19,7 +19,8 @@ from .imposition import TILE_MARGIN, grid, sheets, tiles
 from .layout import DeckFaces, lay_out_cards
 from .model import Board, Game
 from .options import Options
-from .render import SheetWriter, atomic_target
+from .render import SheetWriter
+from .resources import atomic_target
 from .rulebook import check_rulebook, render_text, write_rulebook
 from .units import PAPERS
 from .validation import check_data
@@ -185,7 +186,8 @@ def final_name(temporary: Path) -> str:
     return temporary.name[1:].rsplit(".", 2)[0]
 
 
-def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], target: Path, options: Options) -> Built:
+def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], target: Path, options: Options,
+                 kind: str | None = None) -> Built:
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
     tiling = {}
     writer = SheetWriter(target, f"{game.title}: {final_name(target)}", options.greyscale)
@@ -196,9 +198,11 @@ def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], targe
         for sheet in plan.sheets:
             writer.sheet(sheet, [faces[board.id]])
     writer.save()
+    name = final_name(target)
+    if kind is not None:  # a page of Muster's own (the calibration page), not one of the game's boards
+        return Built(name, kind, writer.pages, sha256(target))
     seeds = {b.id: b.seed if options.seed is None else options.seed for b in members if b.place}
     extra = {"boards": [b.id for b in members], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
-    name = final_name(target)
     return Built(name, "map" if name == "map.pdf" else "board", writer.pages, sha256(target), extra)
 
 
@@ -213,9 +217,7 @@ def calibration_page(game: Game, target: Path, options: Options) -> Built:
     face, findings = lay_out_board(game, board)
     if face is None:
         raise GameInvalid(findings)
-    built = board_sheets(game, [board], {board.id: face}, target, options)
-    built.kind, built.extra = "calibration", {}
-    return built
+    return board_sheets(game, [board], {board.id: face}, target, options, kind="calibration")
 
 
 def rulebook_files(game: Game, markdown: str, staging: Staging, options: Options) -> list[Built]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import BinaryIO, Iterable
 
@@ -190,14 +188,3 @@ class SheetWriter:
 
     def save(self) -> None:
         self.canvas.save()
-
-
-def atomic_target(final: Path) -> Path:
-    """A temporary file beside `final`, to be renamed over it once complete."""
-    final.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-    os.close(handle)
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(name, 0o666 & ~mask)  # mkstemp makes files private; outputs are ordinary files
-    return Path(name)

@@ -25,7 +25,7 @@ from .loading import (
     TERM_KEYS, TRAIT_KEYS, VARIANT_KEYS, VOCABULARY_KEYS, YEAR_FROM,
 )
 from .model import TRAIT_KINDS, Game, Trait, Vocabulary
-from .render import atomic_target
+from .resources import atomic_target
 from .units import CARD_SIZES, MM_PER
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"

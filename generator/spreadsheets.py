@@ -23,7 +23,7 @@ import yaml
 from .errors import Finding, Location, MusterError, display_path
 from .loading import MAX_COUNT, RESERVED_CARD_KEYS, describe, parse_trait
 from .model import Game, Trait
-from .render import atomic_target
+from .resources import atomic_target
 from .sourcemap import Map, Seq, load_yaml
 
 SUFFIXES = (".csv", ".tsv", ".xlsx")
