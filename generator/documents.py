@@ -21,7 +21,7 @@ from .model import Board, Game
 from .options import Options
 from .render import SheetWriter
 from .resources import atomic_target
-from .rulebook import check_rulebook, render_text, write_rulebook
+from .rulebook import check_rulebook, render_text
 from .units import PAPERS
 from .validation import check_data
 
@@ -222,6 +222,8 @@ def calibration_page(game: Game, target: Path, options: Options) -> Built:
 
 def rulebook_files(game: Game, markdown: str, staging: Staging, options: Options) -> list[Built]:
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
+    from .rulebook_pdf import write_rulebook  # platypus takes 60 ms to import; most custom games have no rulebook
+
     paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
     target = staging.path("rules.pdf")
     pages = write_rulebook(game, markdown, target, paper)

@@ -16,7 +16,7 @@ from .model import (
     TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Rulebook, Term, Trait, Variant, Vocabulary,
     frozen,
 )
-from .resources import bundled_games, bundled_games_dir, confined, find_game, image_problem
+from .resources import confined, find_game, image_problem
 from .sourcemap import Map, Seq, load_yaml
 from .units import CARD_SIZES, parse_length, parse_size
 

@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from generator.documents import validate
-from generator.loading import bundled_games, load_game
+from generator.loading import load_game
+from generator.resources import bundled_games
 from generator.validation import check_data
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -11,7 +11,8 @@ from pypdf import PdfReader
 
 from generator.booklet import impose_booklet, saddle_stitch_order
 from generator.documents import Options, build_game, validate
-from generator.loading import bundled_games, load_game
+from generator.loading import load_game
+from generator.resources import bundled_games
 from generator.rulebook import render_text
 from pdfcheck import page_text
 
