@@ -173,6 +173,14 @@ class Evaluator:
         self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
         self.fields = [[k for k in FIELDS[e.kind] if k in e.fields or k in DEFAULTS] for e in layout.elements]
         self.program, self.templated = self._program()
+        self.static: dict[int, dict] = {}  # per element, its values without templates
+        # A face is a function of what the program writes unless an element loops or turns by a template; then
+        # faces are remembered by that output, so a shared back or a repeated card is laid out once.
+        self.remembered: dict[str, tuple[Face, tuple[str, ...]]] | None = None
+        if self.program is not None and not any(
+                "repeat" in e.fields or ("rotate" in e.fields and sandbox.is_template(e.fields["rotate"].raw))
+                for e in layout.elements):
+            self.remembered = {}
 
     def _program(self):
         """One template that evaluates every templated value of the layout at once, and which values it holds.
@@ -198,36 +206,50 @@ class Evaluator:
         except sandbox.TemplateError:  # a broken value: the per-value path will say which, and where
             return None, templated
 
-    def _run_program(self, context: dict) -> dict[int, list[str]] | None:
-        """Each drawn element's templated values, as text; None when the per-value path must take over."""
+    def _run_program(self, context: dict) -> tuple[str, dict[int, list[str]] | None]:
+        """What the program wrote, and each drawn element's templated values as text; None when the per-value
+        path must take over."""
         if self.program is None:
-            return None
+            return "", None
         try:
             output = self.program.render(context)
         except sandbox.TimeLimit:
             raise
         except Exception:  # the per-value path reports the failure with its file and line
-            return None
+            return "", None
         result = {}
         for record in output.split(RECORD)[1:]:
             number, *values = record.split(UNIT)
             number = int(number)
             if len(values) != len(self.templated[number]):
-                return None  # a value contained a separator
+                return output, None  # a value contained a separator
             result[number] = values
-        return result
+        return output, result
 
     def face(self, context: dict, problems: list[str]) -> Face:
-        items = []
         context = self._let(context)
-        evaluated = self._run_program(context)
+        output, evaluated = self._run_program(context)
+        if evaluated is None or self.remembered is None:
+            return self._face(context, evaluated, problems)
+        known = self.remembered.get(output)
+        if known is None:
+            found: list[str] = []
+            known = self.remembered[output] = (self._face(context, evaluated, found), tuple(found))
+        problems.extend(known[1])
+        return known[0]
+
+    def _face(self, context: dict, evaluated: dict[int, list[str]] | None, problems: list[str]) -> Face:
+        items = []
         for number, element in enumerate(self.layout.elements):
             if evaluated is not None and "repeat" not in element.fields:
                 if number not in evaluated:
                     continue  # its `when` was false
                 try:
-                    values = {k: self._value(number, k, element, context) for k in self.fields[number]
-                              if k not in self.templated[number]}
+                    static = self.static.get(number)
+                    if static is None:
+                        static = self.static[number] = {k: self._value(number, k, element, context)
+                                                        for k in self.fields[number] if k not in self.templated[number]}
+                    values = dict(static)
                     for key, text in zip(self.templated[number], evaluated[number]):
                         values[key] = self._coerce(FIELDS[element.kind][key], text, context)
                     items.extend(self._draw(element, values, context, problems))
@@ -505,12 +527,10 @@ class Evaluator:
             x += w - natural
         elif align == "justify" and justify and len(line) > 1:
             extra = (w - natural) / (len(line) - 1)
-        first = line[0].pieces[0] if line else None
-        if first is not None and first.image is None and extra == 0.0 and all(
-                len(word.pieces) == 1 and word.pieces[0].font == first.font and word.pieces[0].colour == first.colour
-                and word.pieces[0].image is None for word in line):
-            text = " ".join(word.pieces[0].text for word in line)  # the common case: one font, one colour
-            return [Run(round(x, 3), round(baseline, 3), text, first.font, size, first.colour)]
+        style = line[0].style if line else None
+        if style is not None and extra == 0.0 and len({word.style for word in line}) == 1:
+            text = " ".join([word.pieces[0].text for word in line])  # the common case: one font, one colour
+            return [Run(round(x, 3), round(baseline, 3), text, style[0], size, style[1])]
         runs: list[list] = []  # [x, text, font, colour]
         pictures = []
         cursor = x

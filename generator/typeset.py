@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,6 +29,8 @@ class Span:
 
 def spans(text: str, font: str, colour: str, icons: dict[str, Icon]) -> list[Span]:
     """`text` with **bold**, *italic* and [[icon]] markup as spans of one font and colour each."""
+    if "*" not in text and "[[" not in text and "\n" not in text:
+        return [Span(text, font, colour)]  # most text: no markup, one span
     family = fonts.font_book().family_of(font)
     role = next((r for r, member in family.items() if member == font), "regular")
     bold, italic = "bold" in role, "italic" in role
@@ -66,17 +69,30 @@ class Word(NamedTuple):
     pieces: tuple[Piece, ...]
     width: float
     space: float  # the width of a space after this word, in the font of its last piece
+    style: tuple[str, str] | None = None  # (font, colour) of a word that is one piece of text, else None
 
 
 NEWLINE = Word((), 0.0, 0.0)
 
 
 def _word(pieces: list[Piece]) -> Word:
+    if len(pieces) == 1 and pieces[0].image is None:
+        return _plain_word(pieces[0].text, pieces[0].font, pieces[0].colour)
     return Word(tuple(pieces), sum(p.width for p in pieces), fonts.unit_width(" ", pieces[-1].font))
+
+
+@lru_cache(maxsize=65536)
+def _plain_word(text: str, font: str, colour: str) -> Word:
+    """A word in one font and colour: card text repeats its words, so each is measured and built once."""
+    width = fonts.unit_width(text, font)
+    return Word((Piece(text, font, colour, width),), width, fonts.unit_width(" ", font), (font, colour))
 
 
 def words(parts: list[Span]) -> list[Word]:
     """Spans cut into words (runs without spaces, possibly in several fonts); NEWLINE marks a forced break."""
+    if len(parts) == 1 and parts[0].image is None and "\n" not in parts[0].text:
+        span = parts[0]  # the common case: one font, one colour, no forced breaks
+        return [_plain_word(chunk, span.font, span.colour) for chunk in span.text.split(" ") if chunk]
     result: list[Word] = []
     current: list[Piece] = []
     for span in parts:
@@ -129,7 +145,7 @@ def break_lines(items: list[Word], width_pt: float, size: float) -> list[list[Wo
 def line_width(line: list[Word], size: float) -> float:
     if not line:
         return 0.0
-    return (sum(w.width for w in line) + sum(w.space for w in line[:-1])) * size
+    return (sum([w.width + w.space for w in line]) - line[-1].space) * size
 
 
 def sizes(size: float, min_size: float):

@@ -133,3 +133,19 @@ def test_rotated_text_turns_about_its_box(make_game, tmp_path):
     assert ink(box.crop((half, 0, box.width, box.height))) > 1.5 * ink(box.crop((0, 0, half, box.height)))
     bad = make_game({"face.yaml": "elements:\n  - {kind: circle, rotate: 90, cx: 5, cy: 5, r: 2}\n"}, name="bad")
     assert any("a circle cannot be rotated" in str(f) for f in validate(load_game(bad)))
+
+
+def test_faces_that_print_alike_are_laid_out_once_yet_each_card_reports_its_problems(make_game):
+    words = "word " * 200
+    folder = make_game({"reds.yaml": f"cards:\n  - {{title: Alpha, type: L, force: 2, text: {words}}}\n"
+                                     f"  - {{title: Bravo, type: U, force: 3, count: 2, text: {words}}}\n",
+                        "face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: '{{ card.text }}', size: 9, min_size: 6}\n"})
+    found = [str(f) for f in validate(load_game(folder))]
+    assert [m for m in found if "'Alpha': paragraph 'word" in m] and [m for m in found if "'Bravo': paragraph 'word" in m]
+
+
+def test_a_face_turned_by_a_template_is_laid_out_per_card(make_game):
+    folder = make_game({"face.yaml": "elements:\n  - {kind: text, rotate: \"{{ 180 if card.type == 'L' else 0 }}\", x: 4, y: 4, w: 20, h: 10, text: 'X'}\n"})
+    laid, _ = runs(folder)
+    alpha, bravo = (laid.faces[laid.fronts[i]] for i in (0, 1))
+    assert type(alpha.items[0]).__name__ == "Turned" and type(bravo.items[0]) is Run
