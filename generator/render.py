@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterable
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -33,6 +34,7 @@ class Painter:
         self.greyscale = greyscale
         self.images: dict[Path, ImageReader] = {}
         self.colours: dict[str, tuple[float, float, float]] = {}
+        self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
 
     def colour(self, hex_colour: str):
         rgb = self.colours.get(hex_colour)
@@ -45,23 +47,27 @@ class Painter:
 
     def paint(self, items: Iterable, height: float) -> None:
         c = self.canvas
-        text = None  # consecutive runs share one text object: one BT/ET, fonts and colours set only on change
+        runs: list[Run] = []  # consecutive runs share one text object
+        line = None  # the stroke colour, width and dash that consecutive lines share
         for item in items:
             if type(item) is Run:
-                if text is None:
-                    text, font, colour = c.beginText(), None, None
-                if (item.font, item.size) != font:
-                    font = (item.font, item.size)
-                    text.setFont(fonts.face(item.font).fontName, item.size)
-                if item.colour != colour:
-                    colour = item.colour
-                    text.setFillColorRGB(*self.colour(colour))
-                text.setTextOrigin(item.x * K, (height - item.y) * K)
-                text.textOut(item.text)
+                runs.append(item)
                 continue
-            if text is not None:
-                c.drawText(text)
-                text = None
+            if runs:
+                c.addLiteral(self._text(runs, height))
+                runs = []
+            if type(item) is Line:
+                if (item.stroke, item.width, item.dash) != line:
+                    line = (item.stroke, item.width, item.dash)
+                    c.setStrokeColorRGB(*self.colour(item.stroke))
+                    c.setLineWidth(item.width * K)
+                    c.setDash([d * K for d in item.dash] if item.dash else [])
+                c.line(item.x1 * K, (height - item.y1) * K, item.x2 * K, (height - item.y2) * K)
+                continue
+            if line is not None:
+                if line[2]:
+                    c.setDash([])
+                line = None
             if isinstance(item, Turned):
                 c.saveState()
                 c.translate(item.cx * K, (height - item.cy) * K)
@@ -77,13 +83,6 @@ class Painter:
                         c.roundRect(x, y, w, h, item.radius * K, stroke=stroke, fill=fill)
                     else:
                         c.rect(x, y, w, h, stroke=stroke, fill=fill)
-            elif isinstance(item, Line):
-                c.setStrokeColorRGB(*self.colour(item.stroke))
-                c.setLineWidth(item.width * K)
-                c.setDash([d * K for d in item.dash] if item.dash else [])
-                c.line(item.x1 * K, (height - item.y1) * K, item.x2 * K, (height - item.y2) * K)
-                if item.dash:
-                    c.setDash([])
             elif isinstance(item, Ellipse):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
@@ -104,8 +103,50 @@ class Painter:
                     reader = self.images[item.path] = self._image(item.path)
                 c.drawImage(reader, item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K,
                             mask="auto", preserveAspectRatio=True, anchor="c")
-        if text is not None:
-            c.drawText(text)
+        if runs:
+            c.addLiteral(self._text(runs, height))
+        if line is not None and line[2]:
+            c.setDash([])
+
+    def _text(self, runs: list[Run], height: float) -> str:
+        """One PDF text object for `runs`: each placed by its own text matrix, font and colour set on change."""
+        doc = self.canvas._doc
+        code = ["BT"]
+        font = colour = None
+        for run in runs:
+            face = fonts.face(run.font)
+            if run.colour != colour:
+                colour = run.colour
+                code.append(f"{fp_str(*self.colour(colour))} rg")
+            code.append(f"1 0 0 1 {fp_str(run.x * K, (height - run.y) * K)} Tm")
+            for subset, data in self._encoded(face, run.text, doc):
+                name = face.getSubsetInternalName(subset, doc)
+                if (name, run.size) != font:
+                    font = (name, run.size)
+                    code.append(f"{name} {fp_str(run.size)} Tf")
+                code.append(f"({escapePDF(data)}) Tj")
+        code.append("ET")
+        return "\n".join(code)
+
+    def _encoded(self, face, text: str, doc) -> list[tuple[int, bytes]]:
+        """`text` in the codes of the font's embedded subsets, as (subset, bytes) pieces.
+
+        reportlab gives each character a code the first time it is drawn; the codes of the first subset (the first
+        200-odd characters a document draws in a font) are remembered here, so that most text is encoded in one
+        str.translate instead of reportlab's loop over its characters.
+        """
+        known, table = self.codes.setdefault(face.fontName, (set(), {}))
+        if known.issuperset(text):
+            return [(0, text.translate(table).encode("latin-1"))]
+        pieces = face.splitString(text, doc)
+        at = 0
+        for subset, data in pieces:
+            if subset == 0:
+                for character, code in zip(text[at:at + len(data)], data):
+                    known.add(character)
+                    table[ord(character)] = code
+            at += len(data)
+        return pieces
 
     def _image(self, path: Path) -> ImageReader:
         """One reader per image file; in greyscale, the image's grey version (transparency kept)."""

@@ -188,3 +188,25 @@ def test_zero_bleed_butts_the_cards(make_game, tmp_path):
     assert all(abs(b - a - 63) < 1e-9 for a, b in zip(xs, xs[1:]))
     pdf = build(make_game(), tmp_path / "out", bleed=0.0)
     assert len(PdfReader(pdf).pages) == 2
+
+
+def test_text_beyond_one_font_subset_is_encoded_right(tmp_path):
+    """A font subset holds about 220 characters; text drawn after that spills into a second one. Each line is
+    written twice, so the second time is encoded from the codes remembered for the first subset."""
+    from generator.display import Face, Run
+    from generator.imposition import Sheet, Slot
+    from generator.render import SheetWriter
+
+    alphabet = [chr(c) for c in range(0x21, 0x7F)] + [chr(c) for c in range(0xC0, 0x17F)] + \
+               [chr(c) for c in range(0x391, 0x3A9) if c != 0x3A2] + [chr(c) for c in range(0x410, 0x44F)]
+    lines = ["".join(alphabet[i:i + 40]) for i in range(0, len(alphabet), 40)]
+    lines += lines + ["a\u00a0(b) \\c"]  # again, and a no-break space, brackets and a backslash
+    runs = tuple(Run(5, 8 + 6 * i, line, "text", 6, "#000000") for i, line in enumerate(lines))
+    pdf = tmp_path / "subsets.pdf"
+    writer = SheetWriter(pdf, "subsets")
+    writer.sheet(Sheet("front", (210, 297), ((Slot(0, 0, 210, 297, 0, 0, 0, 0), 0),)), [Face(210, 297, runs)])
+    writer.save()
+    assert len(alphabet) > 300
+    assert page_text(pdf, 0).replace("\r", "").split("\n") == [line.replace("\u00a0", " ") for line in lines]
+    fonts = PdfReader(pdf).pages[0]["/Resources"]["/Font"]
+    assert len(fonts) >= 2  # the text needed a second subset of the font
