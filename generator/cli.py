@@ -178,7 +178,7 @@ def validate(
     except MusterError as exc:
         console.fail(exc)
     findings = []
-    unreadable = False
+    unreadable = 0  # games that could not be read: one error each, already printed
     for target in targets:
         try:
             findings.extend(check(load_game(target, tuple(variant or ()))))
@@ -186,7 +186,7 @@ def validate(
             if console.state["debug"]:
                 raise
             typer.echo(str(exc), err=True)
-            unreadable = True
+            unreadable += 1
     if format is Format.json:
         typer.echo(json.dumps([f.as_dict() for f in findings], indent=2, ensure_ascii=False))
     else:
@@ -195,6 +195,7 @@ def validate(
         sys.stdout.flush()  # the findings first, then the count on stderr, also when both go to one pipe
         errors = sum(f.severity == "error" for f in findings)
         warnings = len(findings) - errors
+        errors += unreadable
         typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
     raise typer.Exit(2 if unreadable else 1 if any(f.severity == "error" for f in findings) else 0)
 

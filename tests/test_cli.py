@@ -57,6 +57,7 @@ def test_unreadable_input_exits_2_with_one_line(tmp_path):
     result = muster("validate", str(tmp_path / "broken"))
     assert result.returncode == 2
     assert result.stderr.splitlines()[0].startswith(str(tmp_path / "broken" / "game.yaml") + ":")
+    assert result.stderr.splitlines()[1] == "1 game(s): 1 error(s), 0 warning(s)"
     assert "Traceback" not in result.stderr
     missing = muster("build", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
