@@ -36,48 +36,70 @@ class Seq(list):
         self.item_where: list = []
 
 
-class _Loader(_Base):
-    path: Path = Path("<string>")
-    aliases = 0
+_STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_BUILDING = object()
+
+
+class _Builder:
+    """Builds Map, Seq and scalars from the nodes the C parser composed, noting every location.
+
+    PyYAML's own constructor is generic (generators, deep construction, a state per node) and was most of the
+    time of loading a big deck; this walk does only what a game file needs. Scalars other than strings, and
+    merge keys, are left to PyYAML's safe constructors; aliases are counted, and one that refers to a node
+    containing it is refused.
+    """
+
+    def __init__(self, loader, path: Path):
+        self.loader = loader
+        self.path = path
+        self.built: dict = {}
+        self.aliases = 0
+        self.constructors = loader.yaml_constructors
 
     def at(self, node) -> Location:
         return Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
 
-    def construct_object(self, node, deep=False):
-        if node in self.constructed_objects or node in self.recursive_objects:
+    def build(self, node):
+        value = self.built.get(node, self)
+        if value is not self:
             self.aliases += 1
             if self.aliases > MAX_ALIASES:
                 raise MusterError(f"more than {MAX_ALIASES} aliases: refused", self.at(node))
-        return super().construct_object(node, deep=deep)
+            if value is _BUILDING:
+                raise MusterError("an alias refers to a node that contains it: refused", self.at(node))
+            return value
+        kind = type(node)
+        if kind is yaml.ScalarNode:
+            value = node.value if node.tag == _STR else self.constructors.get(node.tag, self.constructors[None])(
+                self.loader, node)
+        elif kind is yaml.MappingNode and node.tag == _MAP:
+            self.built[node] = _BUILDING
+            value = self._mapping(node)
+        elif kind is yaml.SequenceNode and node.tag == _SEQ:
+            self.built[node] = _BUILDING
+            value = Seq([self.build(item) for item in node.value])
+            value.where = self.at(node)
+            value.item_where = [self.at(item) for item in node.value]
+        else:
+            raise MusterError(f"unsupported YAML tag {node.tag}", self.at(node))
+        self.built[node] = value
+        return value
 
-
-def _mapping(loader: _Loader, node) -> Map:
-    loader.flatten_mapping(node)
-    result = Map()
-    result.where, result.key_where, result.value_where = loader.at(node), {}, {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, (str, int, float, bool)) or key is None:
-            raise MusterError(f"a key must be a plain word, got {key!r}", loader.at(key_node))
-        if key in result:
-            raise MusterError(
-                f"duplicate key '{key}' (first at line {result.key_where[key].line})", loader.at(key_node)
-            )
-        result[key] = loader.construct_object(value_node, deep=True)
-        result.key_where[key] = loader.at(key_node)
-        result.value_where[key] = loader.at(value_node)
-    return result
-
-
-def _sequence(loader: _Loader, node) -> Seq:
-    result = Seq(loader.construct_object(item, deep=True) for item in node.value)
-    result.where = loader.at(node)
-    result.item_where = [loader.at(item) for item in node.value]
-    return result
-
-
-_Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
-_Loader.add_constructor("tag:yaml.org,2002:seq", _sequence)
+    def _mapping(self, node) -> Map:
+        self.loader.flatten_mapping(node)
+        result = Map()
+        result.where = self.at(node)
+        key_where, value_where = result.key_where, result.value_where
+        for key_node, value_node in node.value:
+            key = self.build(key_node)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_node))
+            if key in result:
+                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_node))
+            result[key] = self.build(value_node)
+            key_where[key] = self.at(key_node)
+            value_where[key] = self.at(value_node)
+        return result
 
 
 def load_yaml(path: Path):
@@ -96,10 +118,10 @@ def load_yaml(path: Path):
         raise MusterError(f"not UTF-8 text (byte {exc.start})", Location(path)) from None
     except OSError as exc:
         raise MusterError(f"cannot read: {exc.strerror}", Location(path)) from None
-    loader = _Loader(text)
-    loader.path = path
+    loader = _Base(text)
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        return None if node is None else _Builder(loader, path).build(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
