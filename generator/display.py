@@ -1,17 +1,18 @@
 """The display list: plain drawing operations in millimetres, origin at the trim's top-left, y downwards.
 
 The layout stage produces these; the renderer is the only code that turns them into PDF operators.
-Every item is frozen and hashable, so identical faces are recognised and drawn once.
+Every item is an immutable tuple, hashable and cheap to make, so identical faces are recognised and drawn once.
+Items of different kinds never compare equal: no two kinds share both their number of fields and the types of
+their last field (tests/test_layout.py checks it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(NamedTuple):
     x: float
     y: float
     w: float
@@ -22,8 +23,7 @@ class Rect:
     radius: float = 0.0
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     x1: float
     y1: float
     x2: float
@@ -33,8 +33,7 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
-class Ellipse:
+class Ellipse(NamedTuple):
     cx: float
     cy: float
     rx: float
@@ -44,16 +43,14 @@ class Ellipse:
     stroke_width: float = 0.25
 
 
-@dataclass(frozen=True)
-class Polygon:
+class Polygon(NamedTuple):
     points: tuple[tuple[float, float], ...]
     fill: str | None = None
     stroke: str | None = None
     stroke_width: float = 0.25
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):
     """Text on one baseline in one font: x is the left end, y the baseline, size in points."""
 
     x: float
@@ -64,8 +61,7 @@ class Run:
     colour: str
 
 
-@dataclass(frozen=True)
-class Picture:
+class Picture(NamedTuple):
     path: Path
     x: float
     y: float
@@ -73,8 +69,7 @@ class Picture:
     h: float
 
 
-@dataclass(frozen=True)
-class Turned:
+class Turned(NamedTuple):
     """Items turned clockwise by `angle` degrees about (cx, cy): an upside-down corner index, a sideways label."""
 
     cx: float
@@ -86,8 +81,7 @@ class Turned:
 Item = Rect | Line | Ellipse | Polygon | Run | Picture | Turned
 
 
-@dataclass(frozen=True)
-class Face:
+class Face(NamedTuple):
     """One drawn face: its trim size, how far it reaches into the bleed, and what is on it."""
 
     width: float

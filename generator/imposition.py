@@ -103,7 +103,7 @@ def grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, cr
             ))
     marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed) if crop_marks else ()
     if fold:
-        marks += tuple(replace(m, x1=width - m.x1, x2=width - m.x2) for m in marks)
+        marks += tuple(m._replace(x1=width - m.x1, x2=width - m.x2) for m in marks)
     fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
     cut = "circle" if shape == "round" else "outline" if packing == "sheet" else None
     return Grid((width, height), tuple(slots), marks, fold_line, cut)

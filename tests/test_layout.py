@@ -149,3 +149,15 @@ def test_a_face_turned_by_a_template_is_laid_out_per_card(make_game):
     laid, _ = runs(folder)
     alpha, bravo = (laid.faces[laid.fronts[i]] for i in (0, 1))
     assert type(alpha.items[0]).__name__ == "Turned" and type(bravo.items[0]) is Run
+
+
+def test_display_items_of_different_kinds_never_compare_equal():
+    """Items are tuples, so two kinds could compare equal only with as many fields and alike last fields."""
+    from generator import display
+
+    shapes = {}
+    for kind in (display.Rect, display.Line, display.Ellipse, display.Polygon, display.Run, display.Picture,
+                 display.Turned):
+        shape = (len(kind._fields), kind.__annotations__[kind._fields[-1]])
+        assert shape not in shapes, (kind.__name__, shapes.get(shape))
+        shapes[shape] = kind.__name__
