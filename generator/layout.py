@@ -172,7 +172,9 @@ class Evaluator:
         self.icons = dict(game.icons)
         self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
         self.fields = [[k for k in FIELDS[e.kind] if k in e.fields or k in DEFAULTS] for e in layout.elements]
-        self.program, self.templated = self._program()
+        self.repeated: dict[int, Any] = {}  # per element with `repeat:`, a template of its values, run per item
+        self.program, self.templated, self.per_card = self._program()
+        self.output: tuple[str, dict[int, list[str]] | None] | None = None  # the program's output, if not per card
         self.static: dict[int, dict] = {}  # per element, its values without templates
         # A face is a function of what the program writes unless an element loops or turns by a template; then
         # faces are remembered by that output, so a shared back or a repeated card is laid out once.
@@ -187,24 +189,30 @@ class Evaluator:
 
         Rendering one template per face instead of one per value is most of the cost of a layout. Each element's
         values are written after a record separator and its number, each after a unit separator; an element whose
-        `when` is false writes nothing. Elements with `repeat:` keep the per-value path.
+        `when` is false writes nothing. An element with `repeat:` gets a template of its own, run once per item.
         """
         parts, templated = [], {}
         for number, element in enumerate(self.layout.elements):
-            if "repeat" in element.fields:
-                continue
             keys = [k for k in self.fields[number] if k in element.fields and sandbox.is_template(element.fields[k].raw)]
             templated[number] = keys
+            if "repeat" in element.fields:
+                try:
+                    self.repeated[number] = sandbox.compile_template(UNIT.join(str(element.fields[k].raw) for k in keys))
+                except sandbox.TemplateError:  # the per-value path will say which value, and where
+                    pass
+                continue
             body = RECORD + str(number) + "".join(UNIT + str(element.fields[k].raw) for k in keys)
             when = element.fields.get("when")
             if when is None or when.raw is True:
                 parts.append(body)
             elif when.raw is not False:
                 parts.append("{% if " + str(when.raw) + " %}" + body + "{% endif %}")
-        try:
-            return sandbox.compile_template("".join(parts)), templated
+        source = "".join(parts)
+        try:  # what the program writes is the same for every card of a deck unless it reads the card
+            return (sandbox.compile_template(source), templated,
+                    "card" in sandbox.names_read(source) or bool(self.layout.let))
         except sandbox.TemplateError:  # a broken value: the per-value path will say which, and where
-            return None, templated
+            return None, templated, True
 
     def _run_program(self, context: dict) -> tuple[str, dict[int, list[str]] | None]:
         """What the program wrote, and each drawn element's templated values as text; None when the per-value
@@ -228,7 +236,12 @@ class Evaluator:
 
     def face(self, context: dict, problems: list[str]) -> Face:
         context = self._let(context)
-        output, evaluated = self._run_program(context)
+        if self.per_card:
+            output, evaluated = self._run_program(context)
+        else:
+            if self.output is None:
+                self.output = self._run_program(context)
+            output, evaluated = self.output
         if evaluated is None or self.remembered is None:
             return self._face(context, evaluated, problems)
         known = self.remembered.get(output)
@@ -245,14 +258,8 @@ class Evaluator:
                 if number not in evaluated:
                     continue  # its `when` was false
                 try:
-                    static = self.static.get(number)
-                    if static is None:
-                        static = self.static[number] = {k: self._value(number, k, element, context)
-                                                        for k in self.fields[number] if k not in self.templated[number]}
-                    values = dict(static)
-                    for key, text in zip(self.templated[number], evaluated[number]):
-                        values[key] = self._coerce(FIELDS[element.kind][key], text, context)
-                    items.extend(self._draw(element, values, context, problems))
+                    items.extend(self._draw(element, self._values(number, element, evaluated[number], context),
+                                            context, problems))
                     continue
                 except LayoutError:
                     raise
@@ -262,13 +269,38 @@ class Evaluator:
                 try:
                     if "when" in element.fields and not self._condition(element.fields["when"], scope):
                         continue
-                    values = {k: self._value(number, k, element, scope) for k in self.fields[number]}
-                    items.extend(self._draw(element, values, scope, problems))
+                    items.extend(self._draw(element, self._item_values(number, element, scope), scope, problems))
                 except LayoutError:
                     raise
                 except (sandbox.TemplateError, sandbox.SecurityError, ValueError, TypeError, ArithmeticError) as exc:
                     raise LayoutError(f"{_short(exc)}", self._failed_where(element, exc)) from None
         return Face(self.size[0], self.size[1], tuple(items))
+
+    def _values(self, number: int, element: Element, texts: list[str], context: dict) -> dict:
+        """An element's values: those without templates as coerced once, the others from the texts given."""
+        static = self.static.get(number)
+        if static is None:
+            static = self.static[number] = {k: self._value(number, k, element, context)
+                                            for k in self.fields[number] if k not in self.templated[number]}
+        values = dict(static)
+        for key, text in zip(self.templated[number], texts):
+            values[key] = self._coerce(FIELDS[element.kind][key], text, context)
+        return values
+
+    def _item_values(self, number: int, element: Element, scope: dict) -> dict:
+        """The values of one item of a `repeat:` (or of an element the program could not evaluate): by the
+        element's own template when it runs cleanly, else value by value, which names the one at fault."""
+        program = self.repeated.get(number)
+        if program is not None:
+            try:
+                texts = program.render(scope).split(UNIT) if self.templated[number] else []
+                if len(texts) == len(self.templated[number]):
+                    return self._values(number, element, texts, scope)
+            except sandbox.TimeLimit:
+                raise
+            except Exception:  # any failure is found again below, with its file and line
+                pass
+        return {k: self._value(number, k, element, scope) for k in self.fields[number]}
 
     def _let(self, context: dict) -> dict:
         """The context with the layout's `let:` names added, each an expression over what comes before it."""

@@ -51,6 +51,14 @@ def compile_template(source: str):
     return environment().from_string(source)
 
 
+@lru_cache(maxsize=1024)
+def names_read(source: str) -> frozenset[str]:
+    """The names a template reads from its context."""
+    from jinja2 import meta
+
+    return frozenset(meta.find_undeclared_variables(environment().parse(source)))
+
+
 def is_template(value) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
@@ -84,5 +92,5 @@ def time_limit(seconds: float | None = None):
         signal.signal(signal.SIGALRM, previous)
 
 
-__all__ = ["TemplateError", "SecurityError", "TimeLimit", "compile_template", "environment", "is_template", "render",
-           "time_limit"]
+__all__ = ["TemplateError", "SecurityError", "TimeLimit", "compile_template", "environment", "is_template", "names_read",
+           "render", "time_limit"]

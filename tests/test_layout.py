@@ -161,3 +161,18 @@ def test_display_items_of_different_kinds_never_compare_equal():
         shape = (len(kind._fields), kind.__annotations__[kind._fields[-1]])
         assert shape not in shapes, (kind.__name__, shapes.get(shape))
         shapes[shape] = kind.__name__
+
+
+def test_a_failing_value_of_a_repeated_element_is_named_with_its_line(make_game):
+    """Repeated elements are evaluated by one template per item; a failure still names the value at fault."""
+    folder = make_game({"face.yaml": (
+        "elements:\n"
+        "  - kind: line\n"
+        "    repeat: 'range(3)'\n"
+        "    as: i\n"
+        "    x1: '{{ i }}'\n"
+        "    y1: '{{ 10 if i < 2 else i.nope }}'\n"
+        "    x2: 1\n"
+        "    y2: '{{ i * 2 }}'\n")})
+    found = [str(f) for f in validate(load_game(folder))]
+    assert len(found) == 1 and found[0].startswith(f"{folder / 'face.yaml'}:6:") and "nope" in found[0], found
