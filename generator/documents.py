@@ -8,6 +8,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from . import __version__
 from .errors import Finding, GameInvalid, MusterError
@@ -17,6 +18,7 @@ from .booklet import impose_booklet
 from .display import Face
 from .imposition import TILE_MARGIN, grid, sheets, tiles
 from .layout import DeckFaces, lay_out_cards
+from .pipeline import deck_batches
 from .model import Board, Game
 from .options import Options
 from .render import SheetWriter
@@ -61,6 +63,7 @@ class Staging:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self.created = not folder.exists()  # removed again when nothing is committed to it
         folder.mkdir(parents=True, exist_ok=True)
         for leftover in folder.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
@@ -85,6 +88,7 @@ class Staging:
             if "/" not in name and name != "manifest.json":
                 (self.folder / name).unlink(missing_ok=True)
         self.pending = []
+        self.created = False
         target = atomic_target(self.folder / "manifest.json")
         target.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(target, self.folder / "manifest.json")
@@ -93,45 +97,64 @@ class Staging:
         for temporary, _ in self.pending:
             temporary.unlink(missing_ok=True)
         self.pending = []
+        if self.created:
+            self.created = False
+            try:
+                self.folder.rmdir()
+            except OSError:  # something else has put files there since: they stay
+                pass
 
 
-def build_game(game: Game, out: Path, options: Options) -> list[Built]:
-    """Every document of `game` into out/<game id>/, then its manifest. Nothing is written if validation fails."""
+def build_game(game: Game, out: Path, options: Options, parallel: bool = False) -> list[Built]:
+    """Every document of `game` into out/<game id>/, then its manifest. Nothing is written if validation fails.
+
+    With `parallel`, a big game's cards are laid out in a second process while this one draws them.
+    """
     findings = check_data(game)
     if any(f.severity == "error" for f in findings):
         raise GameInvalid(findings)
-    laid_out = {deck_id: lay_out_cards(game, deck, options.bleed, warnings=False) for deck_id, deck in game.decks.items()}
-    boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
-    rules = render_text(game) if game.rulebook else None
-    findings = [f for deck in laid_out.values() for f in deck.findings] + [f for _, fs in boards.values() for f in fs]
-    findings += rules.findings if rules else []
-    if any(f.severity == "error" for f in findings):
-        raise GameInvalid(findings)
-    staging = Staging(out / game.id)
-    try:
-        built = [card_sheets(game, [deck_id], laid_out, staging.path(f"cards-{deck_id}.pdf"), "cards", options)
-                 for deck_id, deck in game.decks.items() if deck.component == "cards"]
-        tokens = [deck_id for deck_id, deck in game.decks.items() if deck.component == "tokens"]
-        if tokens:
-            built.append(card_sheets(game, tokens, laid_out, staging.path("tokens.pdf"), "tokens", options))
-        for stem in dict.fromkeys(board.file for board in game.boards.values()):
-            members = [board for board in game.boards.values() if board.file == stem]
-            faces = {b.id: boards[b.id][0] for b in members}
-            built.append(board_sheets(game, members, faces, staging.path(f"{stem}.pdf"), options))
-        if rules is not None:
-            built += rulebook_files(game, rules.markdown, staging, options)
-        if options.calibration:
-            built.append(calibration_page(game, staging.path("calibration.pdf"), options))
-        staging.commit(manifest(game, built, options))
-    finally:
-        staging.discard()
-    return built
+    cards = [deck_id for deck_id, deck in game.decks.items() if deck.component == "cards"]
+    tokens = [deck_id for deck_id, deck in game.decks.items() if deck.component == "tokens"]
+    with deck_batches(game, cards + tokens, options.bleed, parallel) as batches:
+        # Everything but the card sheets first: with a second process, it lays the cards out meanwhile.
+        boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
+        rules = render_text(game) if game.rulebook else None
+        findings = [f for _, fs in boards.values() for f in fs] + (rules.findings if rules else [])
+        staging = Staging(out / game.id)
+        try:
+            others: list[Built] = []
+            if not any(f.severity == "error" for f in findings):
+                for stem in dict.fromkeys(board.file for board in game.boards.values()):
+                    members = [board for board in game.boards.values() if board.file == stem]
+                    faces = {b.id: boards[b.id][0] for b in members}
+                    others.append(board_sheets(game, members, faces, staging.path(f"{stem}.pdf"), options))
+                if rules is not None:
+                    others += rulebook_files(game, rules.markdown, staging, options)
+                if options.calibration:
+                    others.append(calibration_page(game, staging.path("calibration.pdf"), options))
+            deck_findings: dict[str, list[Finding]] = {deck_id: [] for deck_id in game.decks}
+            built = [card_sheets(game, [deck_id], batches, staging.path(f"cards-{deck_id}.pdf"), "cards", options,
+                                 deck_findings) for deck_id in cards]
+            if tokens:
+                built.append(card_sheets(game, tokens, batches, staging.path("tokens.pdf"), "tokens", options,
+                                         deck_findings))
+            findings = [f for deck in deck_findings.values() for f in deck] + findings
+            if any(f.severity == "error" for f in findings):
+                raise GameInvalid(findings)
+            staging.commit(manifest(game, built + others, options))
+        finally:
+            staging.discard()
+    return built + others
 
 
-def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces], target: Path, kind: str,
-                options: Options) -> Built:
+def card_sheets(game: Game, deck_ids: list[str], batches: dict[str, Iterable[DeckFaces]], target: Path, kind: str,
+                options: Options, findings: dict[str, list[Finding]]) -> Built:
     """One PDF holding the sheets of the given decks, fronts and their backs. Consecutive decks printed alike
-    (same face size, shape and packing: the two armies' counters, say) share their sheets."""
+    (same face size, shape and packing: the two armies' counters, say) share their sheets.
+
+    Sheets are drawn as the decks' batches arrive; each batch's findings go to `findings`. A face is drawn as a
+    form once it has been used more than once in the batches so far: a shared back from its first sheet on.
+    """
     writer = SheetWriter(target, f"{game.title}: {kind}", options.greyscale)
     per_sheet = {}
     for group in _alike(game, deck_ids):
@@ -141,12 +164,28 @@ def card_sheets(game: Game, deck_ids: list[str], laid_out: dict[str, DeckFaces],
                           fold=options.duplex == "fold", packing=deck.packing, shape=deck.shape)
         except MusterError as exc:
             raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
-        faces = _joined([laid_out[deck_id] for deck_id in group])
         per_sheet.update({deck_id: layout.per_sheet for deck_id in group})
-        uses = Counter(faces.fronts) + Counter(faces.backs)
-        writer.start_section({index for index, number in uses.items() if number > 1})
-        for sheet in sheets(faces.fronts, faces.backs, layout, options.duplex):
-            writer.sheet(sheet, faces.faces)
+        faces: list[Face] = []
+        uses: Counter[int] = Counter()
+        fronts: list[int] = []
+        backs: list[int] = []
+        writer.start_section(uses)
+        for deck_id in group:
+            offset = len(faces)  # decks sharing sheets: each deck's face indices follow the ones before it
+            for batch in batches[deck_id]:
+                findings[deck_id] += batch.findings
+                faces += batch.faces
+                new_fronts = [index + offset for index in batch.fronts]
+                new_backs = [index + offset for index in batch.backs]
+                uses.update(new_fronts + new_backs)
+                fronts += new_fronts
+                backs += new_backs
+                ready = 0 if options.duplex == "none" else len(fronts) - len(fronts) % layout.per_sheet
+                for sheet in sheets(fronts[:ready], backs[:ready], layout, options.duplex):
+                    writer.sheet(sheet, faces)
+                del fronts[:ready], backs[:ready]
+        for sheet in sheets(fronts, backs, layout, options.duplex):
+            writer.sheet(sheet, faces)
     writer.save()
     counts = {deck_id: game.decks[deck_id].total for deck_id in deck_ids}
     extra = ({"deck": deck_ids[0], "cards": counts[deck_ids[0]], "per_sheet": per_sheet[deck_ids[0]]}
@@ -168,19 +207,6 @@ def _alike(game: Game, deck_ids: list[str]) -> list[list[str]]:
     return groups
 
 
-def _joined(decks: list[DeckFaces]) -> DeckFaces:
-    """Several decks' faces as one sequence: each deck's face indices shifted past the ones before it."""
-    if len(decks) == 1:
-        return decks[0]
-    joined = DeckFaces([], [], [], [])
-    for deck in decks:
-        offset = len(joined.faces)
-        joined.faces += deck.faces
-        joined.fronts += [index + offset for index in deck.fronts]
-        joined.backs += [index + offset for index in deck.backs]
-    return joined
-
-
 def final_name(temporary: Path) -> str:
     """cards-germans.pdf from the staging name .cards-germans.pdf.1a2b3c.tmp."""
     return temporary.name[1:].rsplit(".", 2)[0]
@@ -194,7 +220,7 @@ def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], targe
     for board in members:
         plan = tiles(board.size, PAPERS[options.paper], f"{game.title} · {board.name}")
         tiling[board.id] = f"{plan.columns}x{plan.rows}"
-        writer.start_section(set())
+        writer.start_section({})
         for sheet in plan.sheets:
             writer.sheet(sheet, [faces[board.id]])
     writer.save()

@@ -139,7 +139,7 @@ def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], i
     paper = (w + 2 * bleed, h + 2 * bleed)
     slot = Slot(bleed, bleed, w, h, reach, reach, reach, reach)
     writer = SheetWriter(target, title)
-    writer.start_section(set())
+    writer.start_section({})
     trim = (bleed, bleed, w, h) if boxes else None
     for index in indices:
         writer.sheet(Sheet("front", paper, ((slot, index),), trim=trim), faces)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,8 +31,8 @@ def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | Non
     return None
 
 
-def build_one(target: str | Path, out: Path, options: Options, debug: bool = False) -> Outcome:
-    """Builds one game; failures become an Outcome, never an exception."""
+def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False) -> Outcome:
+    """Builds one game; failures become an Outcome, never an exception. `parallel`: see build_game."""
     name = Path(str(target)).name
     try:
         root = find_game(target)
@@ -43,7 +41,7 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
         from .loading import load_game
 
         game = load_game(root, options.variants)
-        built = build_game(game, out, options)
+        built = build_game(game, out, options, parallel)
     except GameInvalid as exc:
         return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
     except MusterError as exc:
@@ -60,10 +58,13 @@ def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool
     """Outcomes in the order of `targets`; with jobs > 1 the games to build are built in parallel processes."""
     known = {index: None if force else up_to_date(target, out, options) for index, target in enumerate(targets)}
     stale = [index for index, outcome in known.items() if outcome is None]
-    if jobs <= 1 or len(stale) <= 1:
+    if jobs <= 1 or len(stale) <= 1:  # one game at a time, each using a second core for its cards if it may
         for index, target in enumerate(targets):
-            yield known[index] or build_one(target, out, options, debug)
+            yield known[index] or build_one(target, out, options, debug, parallel=jobs > 1)
         return
+    import multiprocessing  # 15 ms, with concurrent.futures: only when games are built in parallel
+    from concurrent.futures import ProcessPoolExecutor
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":  # what every worker needs, done once: forked workers inherit the imports and fonts
         from . import documents, rulebook_pdf  # noqa: F401  (reportlab, platypus and the stages)

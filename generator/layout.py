@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -600,12 +601,22 @@ def _short(exc: Exception) -> str:
 
 @dataclass
 class DeckFaces:
-    """A deck laid out: its distinct faces, and for every copy of every card the index of its front and back."""
+    """A deck laid out: its distinct faces, and for every copy of every card the index of its front and back.
+    A batch of a deck has the same shape: the faces first seen in it, indexed from the deck's first face."""
 
     faces: list[Face]
     fronts: list[int]
     backs: list[int]
     findings: list[Finding]
+
+    def extend(self, batch: DeckFaces) -> None:
+        self.faces += batch.faces
+        self.fronts += batch.fronts
+        self.backs += batch.backs
+        self.findings += batch.findings
+
+
+BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out
 
 
 def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -> DeckFaces:
@@ -615,7 +626,15 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -
     (missing glyphs, small text, the safe zone), which `muster validate` reports and a build does not need.
     """
     result = DeckFaces([], [], [], [])
-    evaluators = {}
+    for batch in lay_out_batches(game, deck, bleed, warnings):
+        result.extend(batch)
+    return result
+
+
+def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True, size: int | None = None):
+    """lay_out_cards, `size` cards at a time, so that drawing can begin before the deck is laid out. The deck's
+    templates have TIME_LIMIT seconds in all, counted only while they run; a template error ends the deck."""
+    evaluators, findings = {}, []
     for which in ("face", "back"):
         name = deck.face if which == "face" else deck.back
         try:
@@ -623,21 +642,34 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -
                 raise MusterError(f"deck '{deck.id}' has no {which} layout", deck.where)
             evaluators[which] = Evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size)
         except MusterError as exc:
-            result.findings.append(Finding("error", exc.where or deck.where, f"decks.{deck.id}.{which}", exc.message))
-    if len(evaluators) < 2:
-        return result
-    try:
-        with sandbox.time_limit():
-            _lay_out(game, deck, bleed, warnings, evaluators, result)
-    except sandbox.TimeLimit as exc:
-        result.findings.append(Finding("error", deck.where, f"decks.{deck.id}", f"{exc} laying out the deck"))
-    return result
-
-
-def _lay_out(game: Game, deck: Deck, bleed: float, warnings: bool, evaluators: dict, result: DeckFaces) -> None:
+            findings.append(Finding("error", exc.where or deck.where, f"decks.{deck.id}.{which}", exc.message))
+    if findings:
+        yield DeckFaces([], [], [], findings)
+        return
     index: dict[Face, int] = {}
     shared = deck_context(game, deck, bleed)
-    for card in deck.cards:
+    budget = float(sandbox.TIME_LIMIT)
+    size = size or BATCH
+    for start in range(0, len(deck.cards), size):
+        batch = DeckFaces([], [], [], [])
+        began = time.monotonic()
+        try:
+            with sandbox.time_limit(max(budget, 0.001)):
+                complete = _lay_out(deck, deck.cards[start:start + size], shared, warnings, evaluators, index, batch)
+        except sandbox.TimeLimit:
+            batch.findings.append(Finding("error", deck.where, f"decks.{deck.id}",
+                                          f"templates ran for more than {sandbox.TIME_LIMIT:g} s laying out the deck"))
+            complete = False
+        budget -= time.monotonic() - began
+        yield batch
+        if not complete:
+            return
+
+
+def _lay_out(deck: Deck, cards, shared: dict, warnings: bool, evaluators: dict, index: dict[Face, int],
+             batch: DeckFaces) -> bool:
+    """Lays `cards` out into `batch`; False when a template error stopped the deck."""
+    for card in cards:
         context = card_context(shared, card)
         drawn = []
         for which, evaluator in evaluators.items():
@@ -645,18 +677,22 @@ def _lay_out(game: Game, deck: Deck, bleed: float, warnings: bool, evaluators: d
             try:
                 face = evaluator.face(context, problems)
             except LayoutError as exc:
-                result.findings.append(Finding("error", exc.where, f"decks.{deck.id}.{which}",
-                                               f"{exc.message} (drawing the {which} of '{card.title}', {card.where})"))
-                return
-            result.findings.extend(Finding("error", card.where, f"cards[{card.index}]", f"'{card.title}': {p}")
-                                   for p in problems)
+                batch.findings.append(Finding("error", exc.where, f"decks.{deck.id}.{which}",
+                                              f"{exc.message} (drawing the {which} of '{card.title}', {card.where})"))
+                return False
+            batch.findings.extend(Finding("error", card.where, f"cards[{card.index}]", f"'{card.title}': {p}")
+                                  for p in problems)
             if warnings:
-                result.findings.extend(text_findings(face, deck.safe_margin, card.where, f"cards[{card.index}]",
-                                                     f"'{card.title}' ({which})"))
-            drawn.append(index.setdefault(face, len(index)))
-        result.fronts.extend([drawn[0]] * card.count)
-        result.backs.extend([drawn[1]] * card.count)
-    result.faces = list(index)
+                batch.findings.extend(text_findings(face, deck.safe_margin, card.where, f"cards[{card.index}]",
+                                                    f"'{card.title}' ({which})"))
+            number = index.get(face)
+            if number is None:
+                number = index[face] = len(index)
+                batch.faces.append(face)
+            drawn.append(number)
+        batch.fronts.extend([drawn[0]] * card.count)
+        batch.backs.extend([drawn[1]] * card.count)
+    return True
 
 
 MIN_TEXT_PT = 6.0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -180,13 +180,14 @@ class SheetWriter:
         self.painter = Painter(self.canvas, greyscale)
         self.forms: dict[tuple[int, int], str] = {}
         self.section = 0
-        self.reused: set[int] = set()
+        self.uses: Mapping[int, int] = {}
         self.pages = 0
 
-    def start_section(self, reused: set[int]) -> None:
-        """Begin the sheets of another deck or board: its face indices are its own; `reused` are drawn as forms."""
+    def start_section(self, uses: Mapping[int, int]) -> None:
+        """Begin the sheets of another deck or board, whose face indices are its own. `uses` says how often each
+        face has been used so far (it may grow between sheets); a face used more than once is drawn as a form."""
         self.section += 1
-        self.reused = reused
+        self.uses = uses
 
     def sheet(self, sheet: Sheet, faces: list[Face]) -> None:
         c = self.canvas
@@ -207,7 +208,7 @@ class SheetWriter:
                       (slot.w + slot.left + slot.right) * K, (slot.h + slot.top + slot.bottom) * K)
             c.clipPath(path, stroke=0, fill=0)
             c.translate(slot.x * K, (height - slot.y - slot.h) * K)
-            if index in self.reused:
+            if self.uses.get(index, 0) > 1:
                 c.doForm(self._form(index, face))
             else:
                 self.painter.paint(face.items, face.height)
