@@ -171,6 +171,7 @@ def validate(
 ) -> None:
     """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
     from .documents import validate as check
+    from .kit import without_cycle_collection
     from .loading import load_game
 
     try:
@@ -181,7 +182,8 @@ def validate(
     unreadable = 0  # games that could not be read: one error each, already printed
     for target in targets:
         try:
-            findings.extend(check(load_game(target, tuple(variant or ()))))
+            with without_cycle_collection():
+                findings.extend(check(load_game(target, tuple(variant or ()))))
         except MusterError as exc:
             if console.state["debug"]:
                 raise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +33,24 @@ def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | Non
     return None
 
 
+@contextmanager
+def without_cycle_collection():
+    """Python's cycle collector off while one game is loaded and built, and run once after.
+
+    A big deck makes hundreds of thousands of small objects that live until the build ends, and the collector
+    walked all of them again and again as they were made: a third of the time of a 5,400-card build. What a
+    build makes is freed by reference counting; the few cycles (template contexts) are collected at the end.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+            gc.collect()
+
+
 def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False) -> Outcome:
     """Builds one game; failures become an Outcome, never an exception. `parallel`: see build_game."""
     name = Path(str(target)).name
@@ -40,8 +60,9 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
         from .documents import build_game
         from .loading import load_game
 
-        game = load_game(root, options.variants)
-        built = build_game(game, out, options, parallel)
+        with without_cycle_collection():
+            game = load_game(root, options.variants)
+            built = build_game(game, out, options, parallel)
     except GameInvalid as exc:
         return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
     except MusterError as exc:
