@@ -36,69 +36,120 @@ class Seq(list):
         self.item_where: list = []
 
 
-_STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_STR, _MAP, _SEQ, _MERGE = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq",
+                            "tag:yaml.org,2002:merge")
 _BUILDING = object()
 
 
 class _Builder:
-    """Builds Map, Seq and scalars from the nodes the C parser composed, noting every location.
+    """Builds Map, Seq and scalars straight from libyaml's parsing events, noting every location.
 
-    PyYAML's own constructor is generic (generators, deep construction, a state per node) and was most of the
-    time of loading a big deck; this walk does only what a game file needs. Scalars other than strings, and
-    merge keys, are left to PyYAML's safe constructors; aliases are counted, and one that refers to a node
-    containing it is refused.
+    PyYAML composes a tree of nodes for the whole file first and then walks it with a generic constructor; for a
+    big deck the tree was most of the memory of loading and the walk most of its time. Here each value is made as
+    its events arrive. Strings are taken as they are, other scalars by PyYAML's safe constructors, merge keys
+    (<<) as YAML 1.1 defines them; aliases are counted, and one inside its own anchor is refused.
     """
 
     def __init__(self, loader, path: Path):
         self.loader = loader
         self.path = path
-        self.built: dict = {}
+        self.anchors: dict = {}
         self.aliases = 0
         self.constructors = loader.yaml_constructors
 
-    def at(self, node) -> Location:
-        return Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
+    def at(self, event) -> Location:
+        return Location(self.path, event.start_mark.line + 1, event.start_mark.column + 1)
 
-    def build(self, node):
-        value = self.built.get(node, self)
-        if value is not self:
-            self.aliases += 1
-            if self.aliases > MAX_ALIASES:
-                raise MusterError(f"more than {MAX_ALIASES} aliases: refused", self.at(node))
-            if value is _BUILDING:
-                raise MusterError("an alias refers to a node that contains it: refused", self.at(node))
-            return value
-        kind = type(node)
-        if kind is yaml.ScalarNode:
-            value = node.value if node.tag == _STR else self.constructors.get(node.tag, self.constructors[None])(
-                self.loader, node)
-        elif kind is yaml.MappingNode and node.tag == _MAP:
-            self.built[node] = _BUILDING
-            value = self._mapping(node)
-        elif kind is yaml.SequenceNode and node.tag == _SEQ:
-            self.built[node] = _BUILDING
-            value = Seq([self.build(item) for item in node.value])
-            value.where = self.at(node)
-            value.item_where = [self.at(item) for item in node.value]
-        else:
-            raise MusterError(f"unsupported YAML tag {node.tag}", self.at(node))
-        self.built[node] = value
+    def document(self):
+        """The one document of the stream, or None for an empty one."""
+        loader = self.loader
+        loader.get_event()  # the stream's start
+        if loader.check_event(yaml.StreamEndEvent):
+            return None
+        loader.get_event()  # the document's start
+        value = self.value(loader.get_event())
+        loader.get_event()  # the document's end
+        if not loader.check_event(yaml.StreamEndEvent):
+            raise MusterError("expected one YAML document, found another", self.at(loader.get_event()))
         return value
 
-    def _mapping(self, node) -> Map:
-        self.loader.flatten_mapping(node)
+    def value(self, event):
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag == _STR:
+                value = event.value
+            else:
+                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+                value = self.constructors.get(tag, self.constructors[None])(self.loader, node)
+        elif kind is yaml.AliasEvent:
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise MusterError(f"more than {MAX_ALIASES} aliases: refused", self.at(event))
+            if event.anchor not in self.anchors:
+                raise MusterError(f"alias *{event.anchor} has no anchor before it", self.at(event))
+            value = self.anchors[event.anchor]
+            if value is _BUILDING:
+                raise MusterError("an alias refers to a node that contains it: refused", self.at(event))
+            return value
+        else:
+            tag = event.tag
+            if kind is yaml.MappingStartEvent and (tag is None or tag == "!" or tag == _MAP):
+                build = self._mapping
+            elif kind is yaml.SequenceStartEvent and (tag is None or tag == "!" or tag == _SEQ):
+                build = self._sequence
+            else:
+                raise MusterError(f"unsupported YAML tag {tag}", self.at(event))
+            if event.anchor is not None:
+                self.anchors[event.anchor] = _BUILDING
+            value = build(event)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = value
+        return value
+
+    def _sequence(self, start) -> Seq:
+        loader = self.loader
+        result, where = Seq(), []
+        while not loader.check_event(yaml.SequenceEndEvent):
+            event = loader.get_event()
+            where.append(self.at(event))
+            result.append(self.value(event))
+        loader.get_event()
+        result.where, result.item_where = self.at(start), where
+        return result
+
+    def _mapping(self, start) -> Map:
+        loader = self.loader
         result = Map()
-        result.where = self.at(node)
+        result.where = self.at(start)
         key_where, value_where = result.key_where, result.value_where
-        for key_node, value_node in node.value:
-            key = self.build(key_node)
+        merged = []
+        while not loader.check_event(yaml.MappingEndEvent):
+            key_event = loader.get_event()
+            if (type(key_event) is yaml.ScalarEvent and key_event.tag is None and key_event.value == "<<"
+                    and key_event.implicit[0]):
+                merged.append((self.at(key_event), self.value(loader.get_event())))
+                continue
+            key = self.value(key_event)
             if not isinstance(key, (str, int, float, bool)) or key is None:
-                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_node))
+                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event))
             if key in result:
-                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_node))
-            result[key] = self.build(value_node)
-            key_where[key] = self.at(key_node)
-            value_where[key] = self.at(value_node)
+                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_event))
+            value_event = loader.get_event()
+            result[key] = self.value(value_event)
+            key_where[key] = self.at(key_event)
+            value_where[key] = self.at(value_event)
+        loader.get_event()
+        for where, value in merged:  # the mapping's own keys win over merged ones, the first merged over later
+            for source in (value if isinstance(value, Seq) else [value]):
+                if not isinstance(source, Map):
+                    raise MusterError("<< merges a mapping or a list of mappings", where)
+                for key, item in source.items():
+                    if key not in result:
+                        result[key] = item
+                        key_where[key], value_where[key] = source.key_where[key], source.value_where[key]
         return result
 
 
@@ -120,8 +171,7 @@ def load_yaml(path: Path):
         raise MusterError(f"cannot read: {exc.strerror}", Location(path)) from None
     loader = _Base(text)
     try:
-        node = loader.get_single_node()
-        return None if node is None else _Builder(loader, path).build(node)
+        return _Builder(loader, path).document()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)

@@ -98,3 +98,26 @@ def test_icon_colours_may_name_the_games_colours(make_game):
     assert load_game(folder).icons["star"].colour == "#222222"
     (folder / "game.yaml").write_text(text.replace("colour: dark}", "colour: darkish}"))
     assert any("or a name of colours:, got 'darkish'" in m for m in messages(folder))
+
+
+def test_yaml_values_keep_their_places_and_merge_keys_follow_yaml(tmp_path):
+    """The loader builds values from parser events: every key and value knows its line and column, anchors and
+    merge keys (<<) behave as YAML says, and a second document is refused."""
+    from generator.sourcemap import load_yaml
+
+    path = tmp_path / "m.yaml"
+    path.write_text("base: &b {a: 1, b: 2}\nother: &o {b: 9, c: 3}\n"
+                    "m: {<<: [*b, *o], a: 5, '<<': 7}\nlist:\n  - x\n  - *b\n")
+    data = load_yaml(path)
+    assert dict(data["m"]) == {"a": 5, "<<": 7, "b": 2, "c": 3}
+    assert data["m"].key_where["b"] == (path, 1, 17) and data["m"].value_where["a"] == (path, 3, 22)
+    assert data["list"][1] is data["base"] and data["list"].item_where == [(path, 5, 5), (path, 6, 5)]
+    path.write_text("a: 1\n---\nb: 2\n")
+    with pytest.raises(MusterError, match="expected one YAML document") as refused:
+        load_yaml(path)
+    assert refused.value.where == (path, 2, 1)
+    path.write_text("a: *nowhere\n")
+    with pytest.raises(MusterError, match="alias \\*nowhere has no anchor before it"):
+        load_yaml(path)
+    path.write_text("")
+    assert load_yaml(path) is None
