@@ -4,7 +4,8 @@
 
 For each synthetic game of N cards: the median wall time of `muster build --force` and of the plain reportlab
 script (bench/synthetic.py plain), the median of the paired ratios (run i of Muster / run i of plain), peak
-memory (RSS) of each, and PDF bytes per card. Then: the whole bundled kit (`muster build --force`), a no-op
+memory (RSS) of each process, Muster's peak memory over all its processes (PSS summed, "all MiB", from one
+more run), and PDF bytes per card. Then: the whole bundled kit (`muster build --force`), a no-op
 rebuild (`muster build` when everything is up to date) and `muster --help`.
 """
 
@@ -36,6 +37,39 @@ def timed(command: list[str], cwd: Path) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss
 
 
+def tree_memory(command: list[str], cwd: Path) -> float | None:
+    """Peak PSS (MiB) of a process and all its children, summed, sampled every 5 ms; None off Linux.
+
+    A build of a big game forks a second process: the peak RSS of each alone says too little, and their RSS
+    summed counts the pages they share twice. PSS shares each shared page out between its processes. Sampling
+    costs CPU, so this is a run of its own, not one of the timed ones.
+    """
+    if not Path("/proc/self/smaps_rollup").exists():
+        return None
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, sum(_pss(pid) for pid in _tree(process.pid)))
+        time.sleep(0.005)
+    return peak / 1024
+
+
+def _tree(pid: int) -> list[int]:
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [pid] + [p for child in children for p in _tree(int(child))]
+
+
+def _pss(pid: int) -> int:
+    try:
+        return next(int(line.split()[1]) for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+                    if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return 0
+
+
 def muster(*args: str) -> list[str]:
     return [sys.executable, "-m", "generator", *args]
 
@@ -52,7 +86,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="muster-bench-"))
     try:
         print(f"{'cards':>6} {'muster s':>9} {'plain s':>8} {'ratio':>6} {'muster MiB':>10} {'plain MiB':>9} "
-              f"{'muster B/card':>13} {'plain B/card':>12} {'bytes ratio':>11}")
+              f"{'all MiB':>8} {'muster B/card':>13} {'plain B/card':>12} {'bytes ratio':>11}")
         for size in (int(s) for s in args.sizes.split(",")):
             game = work / f"synthetic-{size}"
             subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(game), str(size)], check=True)
@@ -64,11 +98,13 @@ def main() -> None:
                 ours.append(m)
                 theirs.append(p)
                 ratios.append(m[0] / p[0])
+            summed = tree_memory(muster("build", str(game), "--out", str(work / "out"), "--force", "-q"), REPO)
             muster_bytes = (work / "out" / game.name / "cards-cards.pdf").stat().st_size
             plain_bytes = plain_pdf.stat().st_size
             print(f"{size:>6} {statistics.median(t for t, _ in ours):>9.3f} {statistics.median(t for t, _ in theirs):>8.3f} "
                   f"{statistics.median(ratios):>6.2f} {max(r for _, r in ours) / 1024:>10.1f} "
-                  f"{max(r for _, r in theirs) / 1024:>9.1f} {muster_bytes / size:>13.0f} {plain_bytes / size:>12.0f} "
+                  f"{max(r for _, r in theirs) / 1024:>9.1f} {'-' if summed is None else f'{summed:.1f}':>8} "
+                  f"{muster_bytes / size:>13.0f} {plain_bytes / size:>12.0f} "
                   f"{muster_bytes / plain_bytes:>11.3f}")
         kit = work / "kit"
         full = [timed(muster("build", "--out", str(kit), "--force", "-q"), REPO)[0] for _ in range(args.runs)]
