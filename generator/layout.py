@@ -211,7 +211,7 @@ class Evaluator:
         source = "".join(parts)
         try:  # what the program writes is the same for every card of a deck unless it reads the card
             return (sandbox.compile_template(source), templated,
-                    "card" in sandbox.names_read(source) or bool(self.layout.let))
+                    sandbox.may_read(source, "card") or bool(self.layout.let))
         except sandbox.TemplateError:  # a broken value: the per-value path will say which, and where
             return None, templated, True
 

@@ -176,3 +176,18 @@ def test_a_failing_value_of_a_repeated_element_is_named_with_its_line(make_game)
         "    y2: '{{ i * 2 }}'\n")})
     found = [str(f) for f in validate(load_game(folder))]
     assert len(found) == 1 and found[0].startswith(f"{folder / 'face.yaml'}:6:") and "nope" in found[0], found
+
+
+def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, monkeypatch):
+    from generator.layout import Evaluator
+
+    runs = []
+    original = Evaluator._run_program
+    monkeypatch.setattr(Evaluator, "_run_program", lambda self, context: runs.append(self) or original(self, context))
+    folder = make_game({"back.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ deck.side }}'}\n"})
+    game = load_game(folder)
+    laid = lay_out_cards(game, game.decks["reds"], 3.0)
+    backs = [evaluator for evaluator in runs if evaluator.layout.path.name == "back.yaml"]
+    fronts = [evaluator for evaluator in runs if evaluator.layout.path.name == "face.yaml"]
+    assert len(backs) == 1 and len(fronts) == 2  # two cards (one with two copies), one deck
+    assert len(set(laid.backs)) == 1 and laid.faces[laid.backs[0]].items[0].text == "Red"
