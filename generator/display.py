@@ -8,8 +8,12 @@ their last field (tests/test_layout.py checks it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .errors import Finding
 
 
 class Rect(NamedTuple):
@@ -87,6 +91,23 @@ class Face(NamedTuple):
     width: float
     height: float
     items: tuple[Item, ...]
+
+
+@dataclass
+class DeckFaces:
+    """A deck laid out: its distinct faces, and for every copy of every card the index of its front and back.
+    A batch of a deck has the same shape: the faces first seen in it, indexed from the deck's first face."""
+
+    faces: list[Face]
+    fronts: list[int]
+    backs: list[int]
+    findings: list[Finding]
+
+    def extend(self, batch: DeckFaces) -> None:
+        self.faces += batch.faces
+        self.fronts += batch.fronts
+        self.backs += batch.backs
+        self.findings += batch.findings
 
 
 KINDS = (Rect, Line, Ellipse, Polygon, Run, Picture, Turned)

@@ -73,3 +73,6 @@ class GameInvalid(MusterError):
     def __init__(self, findings: list[Finding]):
         super().__init__(f"{sum(f.severity == 'error' for f in findings)} validation error(s)")
         self.findings = findings
+
+    def __reduce__(self):  # pickled whole, so that a second process can report it
+        return GameInvalid, (self.findings,)

@@ -208,7 +208,7 @@ class DeckExport:
 
 
 def _write(staging, name: str, data: bytes, files: list[dict]) -> None:
-    from .documents import sha256
+    from .sheets import sha256
 
     target = staging.path(name)
     target.write_bytes(data)
@@ -256,7 +256,7 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
 
 def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
     """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back; MediaBox = BleedBox, TrimBox = card."""
-    from .documents import sha256
+    from .sheets import sha256
 
     rows = entries(deck, laid)
     files: list[dict] = []
@@ -405,7 +405,7 @@ def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
     With `progress`, a bar on standard error counts the decks. Returns the summary lines."""
     from contextlib import nullcontext
 
-    from .documents import Staging
+    from .staging import Staging
 
     game, decks, laid = prepare(target, deck_ids, bleed, variants)
     staged: list[tuple[Staging, DeckExport]] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,17 +53,25 @@ def without_cycle_collection():
 
 
 def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False) -> Outcome:
-    """Builds one game; failures become an Outcome, never an exception. `parallel`: see build_game."""
+    """Builds one game; failures become an Outcome, never an exception. With `parallel` (and fork), in two
+    processes: see pipeline.py."""
     name = Path(str(target)).name
     try:
         root = find_game(target)
         name = root.resolve().name
-        from .documents import build_game
-        from .loading import load_game
-
         with without_cycle_collection():
-            game = load_game(root, options.variants)
-            built = build_game(game, out, options, parallel)
+            if parallel and hasattr(os, "fork"):
+                from .pipeline import build_forked
+
+                plan, built = build_forked(root, out, options)
+                game_id = plan.id
+            else:
+                from .documents import build_game
+                from .loading import load_game
+
+                game = load_game(root, options.variants)
+                built = build_game(game, out, options)
+                game_id = game.id
     except GameInvalid as exc:
         return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
     except MusterError as exc:
@@ -70,9 +79,9 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
             raise
         return Outcome(name, 2, errors=[str(exc)])
     files = ", ".join(f"{b.file} ({b.pages} pages)" for b in built)
-    details = [f"  {b.file:<28} {b.kind:<11} {b.pages:>4} pages {(out / game.id / b.file).stat().st_size:>10,} bytes"
+    details = [f"  {b.file:<28} {b.kind:<11} {b.pages:>4} pages {(out / game_id / b.file).stat().st_size:>10,} bytes"
                for b in built]
-    return Outcome(name, 0, f"{game.id}: {files} -> {out / game.id}", details=details)
+    return Outcome(name, 0, f"{game_id}: {files} -> {out / game_id}", details=details)
 
 
 def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False):

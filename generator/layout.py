@@ -12,7 +12,7 @@ from typing import Any
 
 from . import fonts, sandbox, typeset
 from .geometry import cell_centre, column_name, grid_extent, hex_corners
-from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
+from .display import DeckFaces, Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from .errors import Finding, Location, MusterError
 from .loading import COLOUR
 from .model import Card, Deck, Game
@@ -599,21 +599,18 @@ def _short(exc: Exception) -> str:
     return text
 
 
-@dataclass
-class DeckFaces:
-    """A deck laid out: its distinct faces, and for every copy of every card the index of its front and back.
-    A batch of a deck has the same shape: the faces first seen in it, indexed from the deck's first face."""
-
-    faces: list[Face]
-    fronts: list[int]
-    backs: list[int]
-    findings: list[Finding]
-
-    def extend(self, batch: DeckFaces) -> None:
-        self.faces += batch.faces
-        self.fronts += batch.fronts
-        self.backs += batch.backs
-        self.findings += batch.findings
+def layout_fonts(game: Game, deck: Deck) -> set[str]:
+    """The bundled fonts a deck's layouts name outright, with the default one and the icons': most of what
+    drawing the deck will use, known before any card is laid out."""
+    names = {DEFAULTS["font"]} | {icon.font for icon in game.icons.values() if icon.font}
+    for name in filter(None, (deck.face, deck.back)):
+        try:
+            layout = read_layout(find_layout(game, name))
+        except MusterError:  # reported when the deck is laid out
+            continue
+        names |= {str(e.fields["font"].raw) for e in layout.elements
+                  if "font" in e.fields and not sandbox.is_template(e.fields["font"].raw)}
+    return {name for name in names if fonts.known(name)}
 
 
 BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out

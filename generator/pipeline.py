@@ -1,8 +1,10 @@
-"""Laying out decks in a second process while this one draws them: the two halves of a big build, overlapped.
+"""A game built in two processes: one reads, checks and lays out; the other draws the card sheets meanwhile.
 
-The child is forked once the game is loaded and checked, so it starts with everything it needs; it lays out the
-decks in the order they will be drawn and sends each batch down a pipe as soon as it is ready. Batches are the
-same either way, so a build's PDFs are byte-identical with or without the second process.
+The build forks before it reads anything. The child imports the stages (YAML, Jinja, layout), loads and checks
+the game and sends a Plan of it, then each deck's batches as soon as they are laid out, then writes the boards,
+rulebook and calibration page itself and hands their staged files over. This process imports only what drawing
+needs, draws each batch as it arrives and commits the kit. Batches are the same either way, so the files are
+byte-identical to those of documents.build_game in one process.
 """
 
 from __future__ import annotations
@@ -12,58 +14,108 @@ import pickle
 import signal
 import struct
 import traceback
-from contextlib import contextmanager
+from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from .display import pack, unpack
-from .errors import Location, MusterError
-from .layout import DeckFaces, lay_out_batches
-from .model import Game
+from .display import DeckFaces, pack, unpack
+from .errors import MusterError
+from .options import Options
 
-PARALLEL_FROM = 200  # card copies: below this, forking and the pipe cost more than drawing alongside saves
 _LENGTH = struct.Struct("<Q")
+PIPE_BYTES = 1 << 20
 
 
-@contextmanager
-def deck_batches(game: Game, deck_ids: list[str], bleed: float, parallel: bool):
-    """For each deck, in the order given (the order they are drawn in), an iterator of its batches."""
-    copies = sum(card.count for deck_id in deck_ids for card in game.decks[deck_id].cards)
-    if not parallel or copies < PARALLEL_FROM or not hasattr(os, "fork"):
-        yield {deck_id: lay_out_batches(game, game.decks[deck_id], bleed, warnings=False) for deck_id in deck_ids}
-        return
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover - runs in the child, which never returns from here
-        os.close(read)
-        _produce(game, deck_ids, bleed, os.fdopen(write, "wb"))
-    os.close(write)
-    stream = os.fdopen(read, "rb")
+def build_forked(root: Path, out: Path, options: Options):
+    """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes: (plan, built)."""
+    from .staging import Staging
+
+    staging = Staging(out / root.name)
     try:
-        yield {deck_id: _received(stream, deck_id) for deck_id in deck_ids}
+        read, write = os.pipe()
+        _widen(write)
+        child = os.fork()
+        if child == 0:  # pragma: no cover - runs in the child, which never returns from here
+            os.close(read)
+            _child(root, out / root.name, options, os.fdopen(write, "wb"))
+        os.close(write)
+        with os.fdopen(read, "rb") as stream:
+            try:
+                return _draw(stream, staging, options)
+            finally:
+                try:
+                    os.kill(child, signal.SIGKILL)  # done or not, it has nothing more to say
+                except ProcessLookupError:
+                    pass
+                os.waitpid(child, 0)
     finally:
-        stream.close()
-        try:
-            os.kill(child, signal.SIGKILL)  # done or not, it has nothing more to say
-        except ProcessLookupError:
-            pass
-        os.waitpid(child, 0)
+        staging.discard()
 
 
-def _produce(game: Game, deck_ids: list[str], bleed: float, stream: BinaryIO) -> None:
-    """The child: every deck's batches down the pipe, then an end of deck; a failure is sent as one message."""
-    status = 0
+def _widen(pipe: int) -> None:
+    """A pipe that holds about ten batches (Linux), so that the child lays out ahead of the drawing instead of
+    waiting for it to read each batch: the default 64 KiB hold less than one."""
     try:
-        for deck_id in deck_ids:
-            for batch in lay_out_batches(game, game.decks[deck_id], bleed, warnings=False):
-                _send(stream, (deck_id, [pack(face) for face in batch.faces], batch.fronts, batch.backs,
+        import fcntl
+
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):  # another system, or a lower limit: a narrower pipe still works
+        pass
+
+
+def _draw(stream: BinaryIO, staging, options: Options):
+    from .sheets import draw_decks, finish  # reportlab and the renderer: imported while the child reads the game
+
+    from . import fonts
+
+    _, plan = _expect(stream, "plan")
+    for name in plan.fonts:  # while the child lays the first cards out
+        fonts.face(name)
+    batches = {deck_id: _received(stream, deck_id) for deck_id in plan.cards + plan.tokens}
+    built, findings = draw_decks(plan, batches, staging.path, options)
+    _, others, other_findings, files = _expect(stream, "others")
+    staging.adopt(files)
+    finish(plan, staging, built + others, findings + other_findings, options)
+    return plan, built + others
+
+
+def _child(root: Path, folder: Path, options: Options, stream: BinaryIO) -> None:
+    """Reads, checks and lays out the game, sending what the parent needs; never returns."""
+    status = 0
+    files: list[tuple[Path, Path]] = []  # staged here, handed to the parent (which sweeps them up on failure)
+    try:
+        from .errors import GameInvalid
+        from .layout import lay_out_batches, layout_fonts
+        from .loading import load_game
+        from .plan import plan_of
+        from .staging import staged
+        from .validation import check_data
+
+        game = load_game(root, options.variants)
+        findings = check_data(game)
+        if any(f.severity == "error" for f in findings):
+            raise GameInvalid(findings)
+        plan = plan_of(game, tuple(sorted(set().union(*(layout_fonts(game, deck) for deck in game.decks.values())))))
+        _send(stream, ("plan", plan))
+        for deck_id in plan.cards + plan.tokens:
+            for batch in lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False):
+                _send(stream, ("batch", deck_id, [pack(face) for face in batch.faces], batch.fronts, batch.backs,
                                batch.findings))
-            _send(stream, (deck_id, None))
+            _send(stream, ("end", deck_id))
+
+        def path(name: str) -> Path:
+            files.append(staged(folder, name))
+            return files[-1][0]
+
+        from .documents import other_documents  # the boards' and rulebook's modules: not needed before now
+
+        others, findings = other_documents(game, path, options)
+        _send(stream, ("others", others, findings, files))
     except MusterError as exc:
-        _send(stream, (None, exc.message, exc.where))
+        _send(stream, ("error", exc))
     except BrokenPipeError:  # the parent stopped reading: it failed, or was interrupted
         status = 1
-    except BaseException:  # a bug: the parent reports it, with the child's traceback
-        _send(stream, (None, "laying out failed:\n" + traceback.format_exc(), None))
+    except BaseException:
+        _send(stream, ("error", MusterError("building failed:\n" + traceback.format_exc())))
         status = 1
     finally:
         try:
@@ -79,19 +131,30 @@ def _send(stream: BinaryIO, message: tuple) -> None:
     stream.flush()
 
 
+def _next(stream: BinaryIO) -> tuple:
+    head = stream.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        raise MusterError("the process reading the game stopped without finishing")
+    message = pickle.loads(stream.read(_LENGTH.unpack(head)[0]))
+    if message[0] == "error":
+        raise message[1]
+    return message
+
+
+def _expect(stream: BinaryIO, kind: str) -> tuple:
+    message = _next(stream)
+    if message[0] != kind:
+        raise MusterError(f"expected '{kind}' from the process reading the game, got '{message[0]}'")
+    return message
+
+
 def _received(stream: BinaryIO, deck_id: str) -> Iterator[DeckFaces]:
     """The batches of one deck as the child sends them."""
     while True:
-        head = stream.read(_LENGTH.size)
-        if len(head) < _LENGTH.size:
-            raise MusterError("the process laying out the cards stopped without finishing")
-        message = pickle.loads(stream.read(_LENGTH.unpack(head)[0]))
-        if message[0] is None:
-            _, text, where = message
-            raise MusterError(text, where if isinstance(where, Location) else None)
-        if message[0] != deck_id:
-            raise MusterError(f"expected deck '{deck_id}' from the process laying out the cards, got '{message[0]}'")
-        if message[1] is None:
+        message = _next(stream)
+        if message[0] not in ("batch", "end") or message[1] != deck_id:
+            raise MusterError(f"expected deck '{deck_id}' from the process reading the game, got {message[:2]}")
+        if message[0] == "end":
             return
-        _, faces, fronts, backs, findings = message
+        _, _, faces, fronts, backs, findings = message
         yield DeckFaces([unpack(face) for face in faces], fronts, backs, findings)

@@ -1,15 +1,17 @@
-"""Big builds lay cards out in a second process while the first draws: same files, same errors, no process left."""
+"""A game built in two processes: the same files as in one, the same errors, and no process or file left over."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 
-from generator import layout, pipeline
+from generator import documents, layout, pipeline
 from generator.documents import Options, build_game
-from generator.errors import GameInvalid, Location, MusterError
+from generator.errors import Finding, GameInvalid, Location, MusterError
 from generator.loading import load_game
+from generator.pipeline import build_forked
 from generator.resources import bundled_games
 
 from conftest import GAME_YAML
@@ -17,7 +19,7 @@ from conftest import GAME_YAML
 
 @pytest.fixture
 def forks(monkeypatch):
-    """Every game is big enough to fork for, in small batches; counts the forks made."""
+    """Small batches, so that decks span several; counts the forks made."""
     made = []
     fork = os.fork
 
@@ -25,7 +27,6 @@ def forks(monkeypatch):
         made.append(1)
         return fork()
 
-    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 1)
     monkeypatch.setattr(layout, "BATCH", 4)
     monkeypatch.setattr(pipeline.os, "fork", counted)
     return made
@@ -40,19 +41,24 @@ def no_child_left() -> bool:
     return False
 
 
+def manifest(folder):
+    return json.loads((folder / "manifest.json").read_text())["files"]
+
+
 def files(folder):
     return {path.name: path.read_bytes() for path in folder.iterdir()}
 
 
-@pytest.mark.parametrize("name", ["europe-1939", "modern-war"])
-def test_bundled_games_are_byte_identical_with_a_second_process(forks, tmp_path, name):
-    """Europe: two decks of cards and a sheet of tokens; Five Domains: three token decks sharing sheets."""
+@pytest.mark.parametrize("name", ["europe-1939", "modern-war", "grid-battle"])
+def test_bundled_games_are_byte_identical_in_two_processes(forks, tmp_path, name):
+    """Europe: two decks of cards, a sheet of tokens, a mat and a rulebook; Five Domains: three token decks
+    sharing sheets; Grid Battle: a map whose cities come from a seed."""
     root = next(root for root in bundled_games() if root.name == name)
-    game = load_game(root)
-    build_game(game, tmp_path / "one", Options())
+    build_game(load_game(root), tmp_path / "one", Options())
     assert not forks
-    build_game(game, tmp_path / "two", Options(), parallel=True)
+    plan, built = build_forked(root, tmp_path / "two", Options())
     assert forks == [1] and no_child_left()
+    assert plan.id == name and [b.file for b in built] == [b["file"] for b in manifest(tmp_path / "one" / name)]
     assert files(tmp_path / "one" / name) == files(tmp_path / "two" / name)
 
 
@@ -61,45 +67,80 @@ def test_many_small_batches_draw_the_same_sheets(forks, make_game, tmp_path):
     cards = "".join(f"  - {{title: Card {i}, type: U, force: {i % 10}, count: {1 + i % 3}}}\n" for i in range(30))
     folder = make_game({"game.yaml": GAME_YAML.replace("size: 3", "size: 60"), "reds.yaml": "cards:\n" + cards,
                         "back.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: dark, bleed: true}\n"})
-    game = load_game(folder)
-    build_game(game, tmp_path / "one", Options(duplex="short"))
-    build_game(game, tmp_path / "two", Options(duplex="short"), parallel=True)
+    build_game(load_game(folder), tmp_path / "one", Options(duplex="short"))
+    build_forked(folder, tmp_path / "two", Options(duplex="short"))
     assert forks == [1]
     assert files(tmp_path / "one" / "tiny") == files(tmp_path / "two" / "tiny")
 
 
-def test_layout_errors_found_in_the_second_process_fail_the_build_and_write_nothing(forks, make_game, tmp_path):
-    folder = make_game({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n"})
-    game = load_game(folder)
-    found = []
-    for parallel in (False, True):
-        with pytest.raises(GameInvalid) as failed:
-            build_game(game, tmp_path / "out", Options(), parallel=parallel)
-        found.append([str(f) for f in failed.value.findings])
+@pytest.mark.parametrize("face, expected", [
+    ("elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n", "has no attribute 'titel'"),
+    ("elements: [", "YAML syntax"),
+])
+def test_errors_found_in_the_second_process_are_the_same_and_nothing_is_written(forks, make_game, tmp_path, face,
+                                                                                 expected):
+    folder = make_game({"face.yaml": face})
+    failures = []
+    for build in (lambda: build_game(load_game(folder), tmp_path / "out", Options()),
+                  lambda: build_forked(folder, tmp_path / "out", Options())):
+        with pytest.raises(MusterError) as failed:
+            build()
+        failures.append(failed.value)
         assert not (tmp_path / "out" / "tiny").exists()
-    assert found[0] == found[1] and "has no attribute 'titel'" in found[0][0]
+    one, two = failures
+    assert type(one) is type(two) and str(one) == str(two) and expected in " ".join(
+        [str(one)] + [str(f) for f in getattr(one, "findings", [])])
+    if isinstance(one, GameInvalid):
+        assert [str(f) for f in one.findings] == [str(f) for f in two.findings]
     assert forks == [1] and no_child_left()
 
 
+def test_invalid_data_is_reported_from_the_second_process(forks, make_game, tmp_path):
+    folder = make_game({"game.yaml": GAME_YAML.replace("size: 3", "size: 4")})
+    with pytest.raises(GameInvalid) as failed:
+        build_forked(folder, tmp_path / "out", Options())
+    assert any("declares 4 cards" in str(f) for f in failed.value.findings), failed.value.findings
+    assert not (tmp_path / "out").joinpath("tiny").exists() and no_child_left()
+
+
 def test_a_failure_in_the_second_process_is_one_error_here(forks, make_game, tmp_path, monkeypatch):
-    game = load_game(make_game())
-    where = Location(game.root / "face.yaml", 3, 5)
+    folder = make_game()
+    where = Location(folder / "face.yaml", 3, 5)
 
     def refused(*args, **kwargs):
         raise MusterError("font file unreadable", where)
         yield
 
-    monkeypatch.setattr(pipeline, "lay_out_batches", refused)
-    with pytest.raises(MusterError) as failed:
-        build_game(game, tmp_path / "out", Options(), parallel=True)
+    with monkeypatch.context() as patch:
+        patch.setattr(layout, "lay_out_batches", refused)
+        with pytest.raises(MusterError) as failed:
+            build_forked(folder, tmp_path / "out", Options())
     assert (failed.value.message, failed.value.where) == ("font file unreadable", where)
 
-    def broken(*args, **kwargs):
+    def broken(*args):
         raise ZeroDivisionError("a bug")
-        yield
 
-    monkeypatch.setattr(pipeline, "lay_out_batches", broken)
+    monkeypatch.setattr(documents, "calibration_page", broken)
     with pytest.raises(MusterError) as failed:
-        build_game(game, tmp_path / "out", Options(), parallel=True)
-    assert "laying out failed" in failed.value.message and "ZeroDivisionError: a bug" in failed.value.message
+        build_forked(folder, tmp_path / "out", Options())
+    assert "building failed" in failed.value.message and "ZeroDivisionError: a bug" in failed.value.message
     assert not (tmp_path / "out" / "tiny").exists() and no_child_left()
+
+
+def test_the_second_process_writes_the_calibration_page_and_its_findings_come_back(forks, make_game, tmp_path,
+                                                                                   monkeypatch):
+    folder = make_game()
+    build_forked(folder, tmp_path / "out", Options())
+    assert (tmp_path / "out" / "tiny" / "calibration.pdf").stat().st_size > 1000
+    finding = Finding("error", Location(folder / "game.yaml", 1, 1), "card", "too big for the page")
+
+    def invalid(*args):
+        raise GameInvalid([finding])
+
+    monkeypatch.setattr(documents, "calibration_page", invalid)
+    with pytest.raises(GameInvalid) as failed:
+        build_forked(folder, tmp_path / "again", Options())
+    assert failed.value.findings == [finding] and no_child_left()
+    assert not (tmp_path / "again" / "tiny").exists()
+    assert sorted(p.name for p in (tmp_path / "out" / "tiny").iterdir()) == [
+        "calibration.pdf", "cards-reds.pdf", "manifest.json"]

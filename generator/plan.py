@@ -1,0 +1,63 @@
+"""What a build knows of a game without its cards (a Plan), and what it reports of each file it writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import Location
+
+if TYPE_CHECKING:
+    from .model import Game
+
+
+@dataclass(frozen=True)
+class DeckPlan:
+    """What drawing a deck's sheets and listing it in the manifest need to know of it."""
+
+    id: str
+    component: str
+    face_size: tuple[float, float]
+    shape: str
+    packing: str
+    size: int | None
+    total: int
+    where: Location
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A game as the sheets and the manifest see it: small enough to send between processes."""
+
+    id: str
+    title: str
+    root: Path
+    decks: dict[str, DeckPlan]
+    fonts: tuple[str, ...] = ()  # the fonts the decks' layouts name: loaded while the cards are laid out
+
+    @property
+    def cards(self) -> list[str]:
+        return [deck_id for deck_id, deck in self.decks.items() if deck.component == "cards"]
+
+    @property
+    def tokens(self) -> list[str]:
+        return [deck_id for deck_id, deck in self.decks.items() if deck.component == "tokens"]
+
+
+def plan_of(game: Game, fonts: tuple[str, ...] = ()) -> Plan:
+    return Plan(game.id, game.title, game.root, {
+        deck.id: DeckPlan(deck.id, deck.component, deck.face_size, deck.shape, deck.packing, deck.size, deck.total,
+                          deck.where) for deck in game.decks.values()}, fonts)
+
+
+@dataclass
+class Built:
+    file: str
+    kind: str
+    pages: int
+    sha256: str
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "kind": self.kind, "pages": self.pages, **self.extra, "sha256": self.sha256}
