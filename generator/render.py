@@ -179,6 +179,7 @@ class SheetWriter:
         self.canvas.setCreator("Muster")
         self.painter = Painter(self.canvas, greyscale)
         self.forms: dict[tuple[int, int], str] = {}
+        self.overlays: dict[tuple, str] = {}  # what is drawn over the faces, by content: the same on most sheets
         self.section = 0
         self.uses: Mapping[int, int] = {}
         self.pages = 0
@@ -213,9 +214,21 @@ class SheetWriter:
             else:
                 self.painter.paint(face.items, face.height)
             c.restoreState()
-        self.painter.paint(sheet.overlay, height)
+        if sheet.overlay:
+            c.doForm(self._overlay(sheet.overlay, width, height))
         c.showPage()
         self.pages += 1
+
+    def _overlay(self, items: tuple, width: float, height: float) -> str:
+        """The crop marks, cut lines and labels of a sheet, as a form: every full sheet of a deck has the same."""
+        key = (items, width, height)
+        name = self.overlays.get(key)
+        if name is None:
+            name = self.overlays[key] = f"o{len(self.overlays)}"
+            self.canvas.beginForm(name, 0, 0, width * K, height * K)
+            self.painter.paint(items, height)
+            self.canvas.endForm()
+        return name
 
     def _form(self, index: int, face: Face) -> str:
         name = self.forms.get((self.section, index))

@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from conftest import GAME_YAML
 from generator.documents import Options, build_game
 from generator.loading import load_game
+from generator.resources import bundled_games
 from generator.imposition import grid
 from generator.units import CARD_SIZES, PAPERS, PT_PER_MM
 
@@ -113,7 +114,22 @@ def test_identical_faces_are_drawn_once_as_forms(make_game, tmp_path):
         for name, ref in page["/Resources"].get("/XObject", {}).items():
             if ref.get_object()["/Subtype"] == "/Form":
                 forms.add(name)
-    assert len(forms) == 2  # Bravo's face (two copies) and the shared back pattern of Bravo's two copies
+    faces = {name for name in forms if ".s" in name}  # faces are forms s<section>f<face>, overlays o<n>
+    assert len(faces) == 2, forms  # Bravo's face (two copies) and the shared back pattern of Bravo's two copies
+    assert len(forms - faces) == 1, forms  # the crop marks: the same over the fronts and the backs
+
+
+def test_the_marks_of_every_sheet_are_drawn_once(tmp_path):
+    """Crop marks are the same on every full sheet of a deck: one form, placed on each page."""
+    root = next(r for r in bundled_games() if r.name == "europe-1939")
+    build_game(load_game(root), tmp_path, Options())
+    reader = PdfReader(tmp_path / "europe-1939" / "cards-germans.pdf")
+    overlays = set()
+    for page in reader.pages:
+        names = [name for name in page["/Resources"]["/XObject"] if ".o" in name]
+        assert len(names) == 1 and names[0].encode() in page.get_contents().get_data()
+        overlays.add(page["/Resources"]["/XObject"][names[0]].indirect_reference.idnum)
+    assert len(reader.pages) == 14 and len(overlays) == 1
 
 
 def test_two_builds_are_byte_identical(make_game, tmp_path):
