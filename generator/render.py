@@ -9,6 +9,7 @@ from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from . import fonts
 from .display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
@@ -16,6 +17,8 @@ from .imposition import Sheet
 from .units import PT_PER_MM
 
 K = PT_PER_MM
+
+PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
 
 # Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
 rl_config.useA85 = 0
@@ -34,6 +37,7 @@ class Painter:
         self.greyscale = greyscale
         self.images: dict[Path, ImageReader] = {}
         self.colours: dict[str, tuple[float, float, float]] = {}
+        self.paths: dict[tuple, str] = {}
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
 
     def colour(self, hex_colour: str):
@@ -79,15 +83,14 @@ class Painter:
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
                     x, y, w, h = item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K
-                    if item.radius > 0:
-                        c.roundRect(x, y, w, h, item.radius * K, stroke=stroke, fill=fill)
-                    else:
-                        c.rect(x, y, w, h, stroke=stroke, fill=fill)
+                    shape = ("roundRect", x, y, w, h, item.radius * K) if item.radius > 0 else ("rect", x, y, w, h)
+                    c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
             elif isinstance(item, Ellipse):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
-                    c.ellipse((item.cx - item.rx) * K, (height - item.cy - item.ry) * K, (item.cx + item.rx) * K,
-                              (height - item.cy + item.ry) * K, stroke=stroke, fill=fill)
+                    shape = ("ellipse", (item.cx - item.rx) * K, (height - item.cy - item.ry) * K, 2 * item.rx * K,
+                             2 * item.ry * K)
+                    c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
             elif isinstance(item, Polygon):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
@@ -107,6 +110,16 @@ class Painter:
             c.addLiteral(self._text(runs, height))
         if line is not None and line[2]:
             c.setDash([])
+
+    def _path(self, shape: tuple) -> str:
+        """The path operators of a rectangle, rounded rectangle or ellipse, made by reportlab once per shape: the
+        same box and badge recur at the same place on every card."""
+        code = self.paths.get(shape)
+        if code is None:
+            path = PDFPathObject()
+            getattr(path, shape[0])(*shape[1:])
+            code = self.paths[shape] = path.getCode()
+        return code
 
     def _text(self, runs: list[Run], height: float) -> str:
         """One PDF text object for `runs`: each placed by its own text matrix, font and colour set on change."""
