@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from generator.errors import MusterError
 from generator.loading import load_game
@@ -121,3 +122,33 @@ def test_yaml_values_keep_their_places_and_merge_keys_follow_yaml(tmp_path):
         load_yaml(path)
     path.write_text("")
     assert load_yaml(path) is None
+
+
+def _plain(value):
+    """Map and Seq as the dict and list PyYAML makes."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+_SCALARS = (st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, width=32)
+            | st.text(max_size=12))
+_KEYS = st.text(min_size=1, max_size=8) | st.integers(0, 99)
+_DOCUMENTS = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
+                          | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=_DOCUMENTS, flow=st.booleans())
+def test_the_loader_reads_what_pyyaml_reads(tmp_path, document, flow):
+    """Built from parser events, the values are the ones PyYAML's safe loader builds from the same text."""
+    import yaml
+
+    from generator.sourcemap import load_yaml
+
+    text = yaml.safe_dump(document, default_flow_style=flow, allow_unicode=True)
+    path = tmp_path / "doc.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert _plain(load_yaml(path)) == yaml.safe_load(text)
