@@ -240,10 +240,7 @@ app.add_typer(export_app, name="export")
 
 def main() -> None:
     try:
-        app()
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+        app()  # typer turns Ctrl-C into exit status 130
     except Exception as exc:  # a bug in Muster: say so in one line; --debug shows the traceback
         if "--debug" in sys.argv:
             raise
