@@ -15,18 +15,21 @@ import signal
 import struct
 import traceback
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Iterator
 
 from .display import DeckFaces, pack, unpack
 from .errors import MusterError
 from .options import Options
 
+if TYPE_CHECKING:
+    from .plan import Built, Plan
+
 _LENGTH = struct.Struct("<Q")
 PIPE_BYTES = 1 << 20
 
 
-def build_forked(root: Path, out: Path, options: Options):
-    """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes: (plan, built)."""
+def build_forked(root: Path, out: Path, options: Options) -> tuple[Plan, list[Built]]:
+    """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes."""
     from .staging import Staging
 
     staging = Staging(out / root.name)
@@ -62,10 +65,9 @@ def _widen(pipe: int) -> None:
         pass
 
 
-def _draw(stream: BinaryIO, staging, options: Options):
-    from .sheets import draw_decks, finish  # reportlab and the renderer: imported while the child reads the game
-
+def _draw(stream: BinaryIO, staging, options: Options) -> tuple[Plan, list[Built]]:
     from . import fonts
+    from .sheets import draw_decks, finish  # reportlab and the renderer: imported while the child reads the game
 
     _, plan = _expect(stream, "plan")
     for name in plan.fonts:  # while the child lays the first cards out
@@ -94,7 +96,8 @@ def _child(root: Path, folder: Path, options: Options, stream: BinaryIO) -> None
         findings = check_data(game)
         if any(f.severity == "error" for f in findings):
             raise GameInvalid(findings)
-        plan = plan_of(game, tuple(sorted(set().union(*(layout_fonts(game, deck) for deck in game.decks.values())))))
+        named = set().union(*(layout_fonts(game, deck) for deck in game.decks.values()))
+        plan = plan_of(game, tuple(sorted(named)))
         _send(stream, ("plan", plan))
         for deck_id in plan.cards + plan.tokens:
             for batch in lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False):
