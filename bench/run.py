@@ -1,6 +1,6 @@
 """Muster against plain reportlab, whole processes, alternated run by run.
 
-    python bench/run.py [--runs 5] [--sizes 54,540,5400] [--quick]
+    python bench/run.py [--runs 5] [--sizes 54,540,5400]
 
 For each synthetic game of N cards: the median wall time of `muster build --force` and of the plain reportlab
 script (bench/synthetic.py plain), the median of the paired ratios (run i of Muster / run i of plain), peak
