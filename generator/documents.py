@@ -5,21 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from .errors import Finding, GameInvalid
 from .boards import lay_out_board
 from .booklet import impose_booklet
 from .display import Face
+from .errors import Finding, GameInvalid
 from .imposition import TILE_MARGIN, tiles
 from .layout import lay_out_batches, lay_out_cards
 from .model import Board, Game
 from .options import Options
+from .plan import Built, plan_of
 from .render import SheetWriter
 from .rulebook import check_rulebook, render_text
-from .plan import Built, plan_of
 from .sheets import draw_decks, final_name, finish, sha256
 from .staging import Staging
 from .units import PAPERS
 from .validation import check_data
+
 
 def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
     """All findings for a game: its data, its rules, and every card laid out with its layouts."""
