@@ -7,16 +7,14 @@ from typing import Callable
 
 from .boards import lay_out_board
 from .booklet import impose_booklet
-from .display import Face
 from .errors import Finding, GameInvalid
-from .imposition import TILE_MARGIN, tiles
-from .layout import lay_out_batches, lay_out_cards
+from .imposition import TILE_MARGIN
+from .layout import CALIBRATION, lay_out_batches, lay_out_cards
 from .model import Board, Game
 from .options import Options
-from .plan import Built, plan_of
-from .render import SheetWriter
+from .plan import BoardPrint, Built, board_plan, plan_of
 from .rulebook import check_rulebook, render_text
-from .sheets import draw_decks, final_name, finish, sha256
+from .sheets import draw_boards, draw_decks, finish, in_order, sha256
 from .staging import Staging
 from .units import PAPERS
 from .validation import check_data
@@ -43,60 +41,39 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     plan = plan_of(game)
     staging = Staging(out / game.id)
     try:
-        others, findings = other_documents(game, staging.path, options)
+        prints, rules, findings = other_documents(game, staging.path, options)
+        boards = draw_boards(game.title, prints, staging.path, options)
         batches = {deck_id: lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False)
                    for deck_id in plan.decks}
-        built, deck_findings = draw_decks(plan, batches, staging.path, options)
-        finish(plan, staging, built + others, deck_findings + findings, options)
+        decks, deck_findings = draw_decks(plan, batches, staging.path, options)
+        built = in_order(decks, boards, rules)
+        finish(plan, staging, built, deck_findings + findings, options)
     finally:
         staging.discard()
-    return built + others
+    return built
 
 
-def other_documents(game: Game, path: Callable[[str], Path], options: Options) -> tuple[list[Built], list[Finding]]:
-    """The boards, the rulebook and the calibration page, with the boards' and the rulebook's findings; none is
-    written when those hold an error. `path(name)` gives a file's staging path."""
+def other_documents(game: Game, path: Callable[[str], Path], options: Options
+                    ) -> tuple[list[BoardPrint], list[Built], list[Finding]]:
+    """The boards and the calibration page laid out, ready to draw; the rulebook written (`path(name)` gives a
+    file's staging path); and the boards' and the rulebook's findings. Nothing when those hold an error."""
     boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
     rules = render_text(game) if game.rulebook else None
     findings = [f for _, fs in boards.values() for f in fs] + (rules.findings if rules else [])
     if any(f.severity == "error" for f in findings):
-        return [], findings
-    built = []
+        return [], [], findings
+    prints = []
     for stem in dict.fromkeys(board.file for board in game.boards.values()):
         members = [board for board in game.boards.values() if board.file == stem]
-        faces = {b.id: boards[b.id][0] for b in members}
-        built.append(board_sheets(game, members, faces, path(f"{stem}.pdf"), options))
-    if rules is not None:
-        built += rulebook_files(game, rules.markdown, path, options)
+        prints.append(BoardPrint(f"{stem}.pdf", None, tuple(board_plan(b) for b in members),
+                                 {b.id: boards[b.id][0] for b in members}))
     if options.calibration:
-        built.append(calibration_page(game, path("calibration.pdf"), options))
-    return built, findings
+        prints.append(calibration_page(game, options))
+    written = rulebook_files(game, rules.markdown, path, options) if rules is not None else []
+    return prints, written, findings
 
 
-def board_sheets(game: Game, members: list[Board], faces: dict[str, Face], target: Path, options: Options,
-                 kind: str | None = None) -> Built:
-    """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
-    tiling = {}
-    writer = SheetWriter(target, f"{game.title}: {final_name(target)}", options.greyscale)
-    for board in members:
-        plan = tiles(board.size, PAPERS[options.paper], f"{game.title} · {board.name}")
-        tiling[board.id] = f"{plan.columns}x{plan.rows}"
-        writer.start_section({})
-        for sheet in plan.sheets:
-            writer.sheet(sheet, [faces[board.id]])
-    writer.save()
-    name = final_name(target)
-    if kind is not None:  # a page of Muster's own (the calibration page), not one of the game's boards
-        return Built(name, kind, writer.pages, sha256(target))
-    seeds = {b.id: b.seed if options.seed is None else options.seed for b in members if b.place}
-    extra = {"boards": [b.id for b in members], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
-    return Built(name, "map" if name == "map.pdf" else "board", writer.pages, sha256(target), extra)
-
-
-CALIBRATION = "calibration.yaml"  # a bundled layout
-
-
-def calibration_page(game: Game, target: Path, options: Options) -> Built:
+def calibration_page(game: Game, options: Options) -> BoardPrint:
     """A page to print first: 100 mm rulers and a card at true size, drawn like any board."""
     paper = PAPERS[options.paper]
     board = Board("calibration", "calibration", "Calibration", CALIBRATION,
@@ -104,7 +81,7 @@ def calibration_page(game: Game, target: Path, options: Options) -> Built:
     face, findings = lay_out_board(game, board)
     if face is None:
         raise GameInvalid(findings)
-    return board_sheets(game, [board], {board.id: face}, target, options, kind="calibration")
+    return BoardPrint("calibration.pdf", "calibration", (board_plan(board),), {board.id: face})
 
 
 def rulebook_files(game: Game, markdown: str, path: Callable[[str], Path], options: Options) -> list[Built]:

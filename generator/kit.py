@@ -97,7 +97,7 @@ def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":  # what every worker needs, done once: forked workers inherit the imports and fonts
-        from . import documents, rulebook_pdf  # noqa: F401  (reportlab, platypus and the stages)
+        from . import documents, rulebook_pdf, sheets  # noqa: F401  (reportlab, platypus and the stages)
         from .fonts import font_book, face
 
         for name in font_book().files:

@@ -21,6 +21,7 @@ from .sourcemap import Map, Seq, load_yaml
 from .units import PT_PER_MM, parse_length
 
 BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
+CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page
 
 COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name", "rotate": "angle"}
 ROTATABLE = ("text", "paragraph", "image", "box")
@@ -599,11 +600,11 @@ def _short(exc: Exception) -> str:
     return text
 
 
-def layout_fonts(game: Game, deck: Deck) -> set[str]:
-    """The bundled fonts a deck's layouts name outright, with the default one and the icons': most of what
-    drawing the deck will use, known before any card is laid out."""
+def layout_fonts(game: Game, layouts) -> set[str]:
+    """The bundled fonts the named layouts name outright, with the default one and the icons': most of what
+    drawing with them will use, known before anything is laid out."""
     names = {DEFAULTS["font"]} | {icon.font for icon in game.icons.values() if icon.font}
-    for name in filter(None, (deck.face, deck.back)):
+    for name in filter(None, layouts):
         try:
             layout = read_layout(find_layout(game, name))
         except MusterError:  # reported when the deck is laid out

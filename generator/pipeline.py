@@ -14,6 +14,7 @@ import pickle
 import signal
 import struct
 import traceback
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterator
 
@@ -34,29 +35,34 @@ def build_forked(root: Path, out: Path, options: Options) -> tuple[Plan, list[Bu
 
     staging = Staging(out / root.name)
     try:
-        read, write = os.pipe()
-        _widen(write)
+        read, write = os.pipe()  # child to parent: the plan, the batches, the other documents
+        fonts_read, fonts_write = os.pipe()  # parent to child: the fonts' measures
+        for end in (write, fonts_write):
+            _widen(end)
         child = os.fork()
         if child == 0:  # pragma: no cover - runs in the child, which never returns from here
             os.close(read)
-            _child(root, out / root.name, options, os.fdopen(write, "wb"))
+            os.close(fonts_write)
+            _child(root, out / root.name, options, os.fdopen(write, "wb"), os.fdopen(fonts_read, "rb"))
         os.close(write)
+        os.close(fonts_read)
+        fonts_stream = os.fdopen(fonts_write, "wb")
         with os.fdopen(read, "rb") as stream:
             try:
-                return _draw(stream, staging, options)
+                return _draw(stream, fonts_stream, staging, options)
             finally:
-                try:
+                with suppress(BrokenPipeError):  # the child may have stopped before reading it all
+                    fonts_stream.close()
+                with suppress(ProcessLookupError):
                     os.kill(child, signal.SIGKILL)  # done or not, it has nothing more to say
-                except ProcessLookupError:
-                    pass
                 os.waitpid(child, 0)
     finally:
         staging.discard()
 
 
 def _widen(pipe: int) -> None:
-    """A pipe that holds about ten batches (Linux), so that the child lays out ahead of the drawing instead of
-    waiting for it to read each batch: the default 64 KiB hold less than one."""
+    """A pipe that holds about ten batches, or the measures of a few fonts (Linux), so that neither process
+    waits for the other to read: the default 64 KiB hold less than one batch."""
     try:
         import fcntl
 
@@ -65,28 +71,32 @@ def _widen(pipe: int) -> None:
         pass
 
 
-def _draw(stream: BinaryIO, staging, options: Options) -> tuple[Plan, list[Built]]:
+def _draw(stream: BinaryIO, fonts_stream: BinaryIO, staging, options: Options) -> tuple[Plan, list[Built]]:
     from . import fonts
-    from .sheets import draw_decks, finish  # reportlab and the renderer: imported while the child reads the game
+    from .sheets import draw_boards, draw_decks, finish, in_order  # reportlab: while the child reads the game
 
+    fonts.face("text")  # every sheet needs it, and the child is still reading the game
     _, plan = _expect(stream, "plan")
-    for name in plan.fonts:  # while the child lays the first cards out
-        fonts.face(name)
+    with suppress(BrokenPipeError):  # the child has stopped: what it said, or that it said nothing, comes next
+        # it measures text with this process's fonts instead of reading the font files again
+        _send(fonts_stream, ("measures", {name: fonts.Measures.of(name) for name in plan.fonts}))
     batches = {deck_id: _received(stream, deck_id) for deck_id in plan.cards + plan.tokens}
-    built, findings = draw_decks(plan, batches, staging.path, options)
-    _, others, other_findings, files = _expect(stream, "others")
+    decks, findings = draw_decks(plan, batches, staging.path, options)
+    _, prints, rules, other_findings, files = _expect(stream, "others")
     staging.adopt(files)
-    finish(plan, staging, built + others, findings + other_findings, options)
-    return plan, built + others
+    built = in_order(decks, draw_boards(plan.title, prints, staging.path, options), rules)
+    finish(plan, staging, built, findings + other_findings, options)
+    return plan, built
 
 
-def _child(root: Path, folder: Path, options: Options, stream: BinaryIO) -> None:
-    """Reads, checks and lays out the game, sending what the parent needs; never returns."""
+def _child(root: Path, folder: Path, options: Options, stream: BinaryIO, fonts_stream: BinaryIO) -> None:
+    """Reads, checks and lays out the game (its decks, boards and calibration page) and writes its rulebook,
+    sending what the parent needs; never returns."""
     status = 0
     files: list[tuple[Path, Path]] = []  # staged here, handed to the parent (which sweeps them up on failure)
     try:
         from .errors import GameInvalid
-        from .layout import lay_out_batches, layout_fonts
+        from .layout import CALIBRATION, lay_out_batches, layout_fonts
         from .loading import load_game
         from .plan import plan_of
         from .staging import staged
@@ -96,9 +106,14 @@ def _child(root: Path, folder: Path, options: Options, stream: BinaryIO) -> None
         findings = check_data(game)
         if any(f.severity == "error" for f in findings):
             raise GameInvalid(findings)
-        named = set().union(*(layout_fonts(game, deck) for deck in game.decks.values()))
-        plan = plan_of(game, tuple(sorted(named)))
+        layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
+        layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])
+        plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))))
         _send(stream, ("plan", plan))
+        from . import fonts
+
+        for name, measures in _expect(fonts_stream, "measures")[1].items():
+            fonts.adopt(name, measures)
         for deck_id in plan.cards + plan.tokens:
             for batch in lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False):
                 _send(stream, ("batch", deck_id, [pack(face) for face in batch.faces], batch.fronts, batch.backs,
@@ -111,8 +126,8 @@ def _child(root: Path, folder: Path, options: Options, stream: BinaryIO) -> None
 
         from .documents import other_documents  # the boards' and rulebook's modules: not needed before now
 
-        others, findings = other_documents(game, path, options)
-        _send(stream, ("others", others, findings, files))
+        prints, rules, findings = other_documents(game, path, options)
+        _send(stream, ("others", prints, rules, findings, files))
     except MusterError as exc:
         _send(stream, ("error", exc))
     except BrokenPipeError:  # the parent stopped reading: it failed, or was interrupted

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from .errors import Location
 
 if TYPE_CHECKING:
-    from .model import Game
+    from .display import Face
+    from .model import Board, Game
 
 
 @dataclass(frozen=True)
@@ -61,3 +62,28 @@ class Built:
 
     def as_dict(self) -> dict:
         return {"file": self.file, "kind": self.kind, "pages": self.pages, **self.extra, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class BoardPlan:
+    """What drawing a board and listing it need to know of it."""
+
+    id: str
+    name: str
+    size: tuple[float, float]
+    seed: int | None  # the board's own seed, when it places things at random
+
+
+@dataclass(frozen=True)
+class BoardPrint:
+    """One PDF of boards, laid out and ready to draw: a map or mats of the game, or Muster's calibration page."""
+
+    file: str
+    kind: str | None  # None: the game's boards ("map" or "board" in the manifest); "calibration"
+    boards: tuple[BoardPlan, ...]
+    faces: dict[str, Face]
+
+
+def board_plan(board: Board) -> BoardPlan:
+    return BoardPlan(board.id, board.name, board.size, board.seed if board.place else None)
+

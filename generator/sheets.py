@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Iterable
 from . import __version__
 from .cache import input_key
 from .errors import Finding, GameInvalid, MusterError
-from .imposition import grid, sheets
+from .imposition import grid, sheets, tiles
 from .options import Options
-from .plan import Built, Plan
+from .plan import BoardPrint, Built, Plan
 from .render import SheetWriter
 from .staging import Staging
 from .units import PAPERS
@@ -95,6 +95,34 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
                 continue
         groups.append([deck_id])
     return groups
+
+
+def board_sheets(title: str, document: BoardPrint, target: Path, options: Options) -> Built:
+    """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
+    tiling = {}
+    writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale)
+    for board in document.boards:
+        plan = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}")
+        tiling[board.id] = f"{plan.columns}x{plan.rows}"
+        writer.start_section({})
+        for sheet in plan.sheets:
+            writer.sheet(sheet, [document.faces[board.id]])
+    writer.save()
+    if document.kind is not None:  # a page of Muster's own (the calibration page), not one of the game's boards
+        return Built(document.file, document.kind, writer.pages, sha256(target))
+    seeds = {b.id: b.seed if options.seed is None else options.seed for b in document.boards if b.seed is not None}
+    extra = {"boards": [b.id for b in document.boards], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
+    return Built(document.file, "map" if document.file == "map.pdf" else "board", writer.pages, sha256(target), extra)
+
+
+def draw_boards(title: str, documents: list[BoardPrint], path, options: Options) -> list[Built]:
+    return [board_sheets(title, document, path(document.file), options) for document in documents]
+
+
+def in_order(decks: list[Built], boards: list[Built], rules: list[Built]) -> list[Built]:
+    """A kit's files in the manifest's order: card and token sheets, boards, the rulebook, the calibration page."""
+    return (decks + [b for b in boards if b.kind != "calibration"] + rules
+            + [b for b in boards if b.kind == "calibration"])
 
 
 def finish(plan: Plan, staging: Staging, built: list[Built], findings: list[Finding], options: Options) -> None:

@@ -127,8 +127,8 @@ def test_a_failure_in_the_second_process_is_one_error_here(forks, make_game, tmp
     assert not (tmp_path / "out" / "tiny").exists() and no_child_left()
 
 
-def test_the_second_process_writes_the_calibration_page_and_its_findings_come_back(forks, make_game, tmp_path,
-                                                                                   monkeypatch):
+def test_the_second_process_lays_the_calibration_page_out_and_its_findings_come_back(forks, make_game, tmp_path,
+                                                                                     monkeypatch):
     folder = make_game()
     build_forked(folder, tmp_path / "out", Options())
     assert (tmp_path / "out" / "tiny" / "calibration.pdf").stat().st_size > 1000
@@ -144,3 +144,23 @@ def test_the_second_process_writes_the_calibration_page_and_its_findings_come_ba
     assert not (tmp_path / "again" / "tiny").exists()
     assert sorted(p.name for p in (tmp_path / "out" / "tiny").iterdir()) == [
         "calibration.pdf", "cards-reds.pdf", "manifest.json"]
+
+
+def test_measures_handed_to_the_second_process_measure_as_the_fonts_do():
+    """The child measures text with metrics from the parent's fonts: widths, cap height, ascent and missing
+    glyphs must be exactly those of the font, or the two ways would lay text out differently."""
+    import pickle
+    import random
+
+    from generator import fonts
+
+    rng = random.Random(7)
+    alphabet = [chr(c) for c in [*range(32, 127), *range(0xA0, 0x250), 0x3B1, 0x416, 0x2605, 0x6771, 0x1F680]]
+    for name in ("text", "display-bold", "text-bold-italic"):
+        font = fonts.face(name)
+        measures = pickle.loads(pickle.dumps(fonts.Measures.of(name)))
+        for _ in range(300):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+            assert measures.stringWidth(text, 1.0) == font.stringWidth(text, 1.0), (name, text)
+        assert (measures.face.capHeight, measures.face.ascent) == (font.face.capHeight, font.face.ascent)
+        assert measures.face.charToGlyph == font.face.charToGlyph
