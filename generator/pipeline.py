@@ -1,10 +1,11 @@
-"""A game built in two processes: one reads, checks and lays out; the other draws the card sheets meanwhile.
+"""A game built in two processes: one reads, checks and lays out; the other draws meanwhile.
 
 The build forks before it reads anything. The child imports the stages (YAML, Jinja, layout), loads and checks
-the game and sends a Plan of it, then each deck's batches as soon as they are laid out, then writes the boards,
-rulebook and calibration page itself and hands their staged files over. This process imports only what drawing
-needs, draws each batch as it arrives and commits the kit. Batches are the same either way, so the files are
-byte-identical to those of documents.build_game in one process.
+the game and sends a Plan of it; this process, which imports only what drawing needs, parses the fonts the Plan
+names and hands their metrics back. The child then sends each deck's batches as soon as they are laid out, then
+the boards and calibration page laid out, and the staged files of the rulebook it typeset. This process draws
+everything as it arrives and commits the kit. Batches are the same either way, so the files are byte-identical
+to those of documents.build_game in one process.
 """
 
 from __future__ import annotations
