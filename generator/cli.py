@@ -75,7 +75,7 @@ def build(
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for what boards place at random (default: each board's own); printed on the board."),
     booklet: bool = typer.Option(False, "--booklet", help="Also write rules-booklet.pdf: the rulebook two-up, in saddle-stitch order."),
     calibration: bool = typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm rulers and a card at true size, to print first."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes to build with: games at once, or one game read and laid out beside its drawing.  [default: the machine's cores]", show_default=False),
+    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes to build with: games at once, or a big game read and laid out beside its drawing.  [default: the machine's cores]", show_default=False),
     force: bool = typer.Option(False, "--force", help="Rebuild games whose output is up to date."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every file written, with its pages and size."),

@@ -164,3 +164,16 @@ def test_measures_handed_to_the_second_process_measure_as_the_fonts_do():
             assert measures.stringWidth(text, 1.0) == font.stringWidth(text, 1.0), (name, text)
         assert (measures.face.capHeight, measures.face.ascent) == (font.face.capHeight, font.face.ascent)
         assert measures.face.charToGlyph == font.face.charToGlyph
+
+
+def test_only_a_big_game_is_built_in_two_processes(forks, make_game, tmp_path, monkeypatch):
+    from generator import kit
+
+    folder = make_game()
+    assert kit.build_one(folder, tmp_path / "small", Options(), parallel=True).code == 0
+    assert not forks  # a few cards: one process
+    monkeypatch.setattr(kit, "FORK_FROM", 1)
+    assert kit.build_one(folder, tmp_path / "big", Options(), parallel=True).code == 0
+    assert kit.build_one(folder, tmp_path / "alone", Options(), parallel=False).code == 0
+    assert forks == [1] and no_child_left()
+    assert files(tmp_path / "small" / "tiny") == files(tmp_path / "big" / "tiny") == files(tmp_path / "alone" / "tiny")
