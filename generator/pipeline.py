@@ -32,25 +32,29 @@ PIPE_BYTES = 1 << 20
 
 def build_forked(root: Path, out: Path, options: Options) -> tuple[Plan, list[Built]]:
     """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes."""
-    from .staging import Staging
-
-    staging = Staging(out / root.name)
+    read, write = os.pipe()  # child to parent: the plan, the batches, the other documents
+    fonts_read, fonts_write = os.pipe()  # parent to child: the fonts' measures
+    for end in (write, fonts_write):
+        _widen(end)
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child, which never returns from here
+        os.close(read)
+        os.close(fonts_write)
+        _child(root, out / root.name, options, os.fdopen(write, "wb"), os.fdopen(fonts_read, "rb"))
+    os.close(write)
+    os.close(fonts_read)
+    fonts_stream = os.fdopen(fonts_write, "wb")
+    staging = None  # made once the game is known to be valid; discarded (if not committed) after the child stops
     try:
-        read, write = os.pipe()  # child to parent: the plan, the batches, the other documents
-        fonts_read, fonts_write = os.pipe()  # parent to child: the fonts' measures
-        for end in (write, fonts_write):
-            _widen(end)
-        child = os.fork()
-        if child == 0:  # pragma: no cover - runs in the child, which never returns from here
-            os.close(read)
-            os.close(fonts_write)
-            _child(root, out / root.name, options, os.fdopen(write, "wb"), os.fdopen(fonts_read, "rb"))
-        os.close(write)
-        os.close(fonts_read)
-        fonts_stream = os.fdopen(fonts_write, "wb")
         with os.fdopen(read, "rb") as stream:
             try:
-                return _draw(stream, fonts_stream, staging, options)
+                from . import fonts, sheets  # noqa: F401  (the renderer: imported while the child reads the game)
+                from .staging import Staging
+
+                fonts.face("text")  # every sheet needs it, and the child is still reading the game
+                _, plan = _expect(stream, "plan")
+                staging = Staging(out / plan.id)
+                return plan, _draw(stream, fonts_stream, plan, staging, options)
             finally:
                 with suppress(BrokenPipeError):  # the child may have stopped before reading it all
                     fonts_stream.close()
@@ -58,7 +62,8 @@ def build_forked(root: Path, out: Path, options: Options) -> tuple[Plan, list[Bu
                     os.kill(child, signal.SIGKILL)  # done or not, it has nothing more to say
                 os.waitpid(child, 0)
     finally:
-        staging.discard()
+        if staging is not None:
+            staging.discard()
 
 
 def _widen(pipe: int) -> None:
@@ -72,14 +77,13 @@ def _widen(pipe: int) -> None:
         pass
 
 
-def _draw(stream: BinaryIO, fonts_stream: BinaryIO, staging, options: Options) -> tuple[Plan, list[Built]]:
+def _draw(stream: BinaryIO, fonts_stream: BinaryIO, plan: Plan, staging, options: Options) -> list[Built]:
     from . import fonts
-    from .sheets import draw_boards, draw_decks, finish, in_order  # reportlab: while the child reads the game
+    from .sheets import draw_boards, draw_decks, finish, in_order
 
-    fonts.face("text")  # every sheet needs it, and the child is still reading the game
-    _, plan = _expect(stream, "plan")
     with suppress(BrokenPipeError):  # the child has stopped: what it said, or that it said nothing, comes next
-        # it measures text with this process's fonts instead of reading the font files again
+        # it measures text with this process's fonts instead of reading the font files again; it stages its own
+        # files only after this, in the folder made just before
         _send(fonts_stream, ("measures", {name: fonts.Measures.of(name) for name in plan.fonts}))
     batches = {deck_id: _received(stream, deck_id) for deck_id in plan.cards + plan.tokens}
     decks, findings = draw_decks(plan, batches, staging.path, options)
@@ -87,7 +91,7 @@ def _draw(stream: BinaryIO, fonts_stream: BinaryIO, staging, options: Options) -
     staging.adopt(files)
     built = in_order(decks, draw_boards(plan.title, prints, staging.path, options), rules)
     finish(plan, staging, built, findings + other_findings, options)
-    return plan, built
+    return built
 
 
 def _child(root: Path, folder: Path, options: Options, stream: BinaryIO, fonts_stream: BinaryIO) -> None:
