@@ -35,7 +35,7 @@ class Plan:
     title: str
     root: Path
     decks: dict[str, DeckPlan]
-    fonts: tuple[str, ...] = ()  # the fonts the decks' layouts name: loaded while the cards are laid out
+    fonts: tuple[str, ...] = ()  # the fonts its layouts name: the drawing process loads them while the child lays out
 
     @property
     def cards(self) -> list[str]:

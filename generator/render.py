@@ -191,8 +191,7 @@ class SheetWriter:
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
         self.painter = Painter(self.canvas, greyscale)
-        self.forms: dict[tuple[int, int], str] = {}
-        self.overlays: dict[tuple, str] = {}  # what is drawn over the faces, by content: the same on most sheets
+        self.forms: dict[tuple, str] = {}  # repeated faces by (section, index); overlays by what they hold
         self.section = 0
         self.uses: Mapping[int, int] = {}
         self.pages = 0
@@ -223,35 +222,28 @@ class SheetWriter:
             c.clipPath(path, stroke=0, fill=0)
             c.translate(slot.x * K, (height - slot.y - slot.h) * K)
             if self.uses.get(index, 0) > 1:
-                c.doForm(self._form(index, face))
+                reach = 20.0  # mm around the trim: the form's box; clipping at placement decides what shows
+                c.doForm(self._form((self.section, index), f"s{self.section}f{index}", face.items, face.height,
+                                    (-reach * K, -reach * K, (face.width + reach) * K, (face.height + reach) * K)))
             else:
                 self.painter.paint(face.items, face.height)
             c.restoreState()
-        if sheet.overlay:
-            c.doForm(self._overlay(sheet.overlay, width, height))
+        if sheet.overlay:  # crop marks and cut lines: every full sheet of a deck has the same
+            c.doForm(self._form((sheet.overlay, width, height), f"o{len(self.forms)}", sheet.overlay, height,
+                                (0, 0, width * K, height * K)))
         c.showPage()
         self.pages += 1
 
-    def _overlay(self, items: tuple, width: float, height: float) -> str:
-        """The crop marks, cut lines and labels of a sheet, as a form: every full sheet of a deck has the same."""
-        key = (items, width, height)
-        name = self.overlays.get(key)
-        if name is None:
-            name = self.overlays[key] = f"o{len(self.overlays)}"
-            self.canvas.beginForm(name, 0, 0, width * K, height * K)
-            self.painter.paint(items, height)
-            self.canvas.endForm()
-        return name
-
-    def _form(self, index: int, face: Face) -> str:
-        name = self.forms.get((self.section, index))
-        if name is None:
-            name = self.forms[(self.section, index)] = f"s{self.section}f{index}"
-            c = self.canvas
-            reach = 20.0  # mm around the trim: the form's box; clipping at placement decides what shows
-            c.beginForm(name, -reach * K, -reach * K, (face.width + reach) * K, (face.height + reach) * K)
-            self.painter.paint(face.items, face.height)
-            c.endForm()
+    def _form(self, key: tuple, name: str, items: tuple, height: float, box: tuple[float, float, float, float]) -> str:
+        """The form holding `items` (painted on a face `height` mm high, within `box` in points): drawn under
+        `name` the first time `key` is asked for, and that form's name every time."""
+        known = self.forms.get(key)
+        if known is not None:
+            return known
+        self.forms[key] = name
+        self.canvas.beginForm(name, *box)
+        self.painter.paint(items, height)
+        self.canvas.endForm()
         return name
 
     def save(self) -> None:
