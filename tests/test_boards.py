@@ -161,3 +161,14 @@ def test_alike_token_decks_share_their_sheets(make_game, tmp_path):
     pdf = tmp_path / "tiny" / "tokens.pdf"
     assert len(PdfReader(pdf).pages) == 2  # 60 counters of one size: one sheet and its backs
     assert len(char_boxes(pdf, 0, "I")) == 60
+
+
+def test_the_calibration_page_labels_a_card_too_small_to_hold_its_label(tmp_path):
+    """Grid Battle's cards are 25 mm counters: the outline's label goes below it, not inside where it cannot fit."""
+    from generator.resources import bundled_games
+    from pdfcheck import page_text
+
+    root = next(r for r in bundled_games() if r.name == "grid-battle")
+    build_game(load_game(root), tmp_path, Options())
+    text = page_text(tmp_path / "grid-battle" / "calibration.pdf", 0)
+    assert "One card, true size: 25.0 × 25.0 mm" in text and "cover this outline exactly" in text
