@@ -7,11 +7,11 @@ import math
 import pytest
 from pypdf import PdfReader
 
-from generator.boards import board_context, placed_cells
-from generator.documents import Options, build_game
-from generator.imposition import OVERLAP, TILE_MARGIN, tiles
-from generator.loading import load_game
-from generator.units import PAPERS, PT_PER_MM
+from generator.layout.boards import board_context, placed_cells
+from generator.building.documents import Options, build_game
+from generator.imposition.imposition import OVERLAP, TILE_MARGIN, tiles
+from generator.reading.loading import load_game
+from generator.core.units import PAPERS, PT_PER_MM
 from pdfcheck import char_boxes
 
 TOKENS = """\
@@ -55,7 +55,7 @@ def test_counters_register_front_to_back(make_game, tmp_path, edge):
 
 
 def test_token_counts_are_checked_against_the_data(make_game):
-    from generator.validation import check_data
+    from generator.checking.validation import check_data
 
     rule = "  - name: enough-chits\n    count: {min: 40}\n    decks: [chits]\n"
     found = [f.message for f in check_data(load_game(token_game(make_game, rule)))]
@@ -63,7 +63,7 @@ def test_token_counts_are_checked_against_the_data(make_game):
 
 
 def test_counter_sheet_packs_edge_to_edge():
-    from generator.imposition import grid
+    from generator.imposition.imposition import grid
 
     layout = grid(PAPERS["a4"], (15.875, 15.875), 3.0, packing="sheet")
     xs = sorted({round(s.x, 4) for s in layout.slots})
@@ -131,7 +131,7 @@ def test_calibration_rulers_are_100_mm_at_true_scale(make_game, tmp_path):
 
 
 def test_hex_boards_size_and_tile_like_square_ones(make_game, tmp_path):
-    from generator.geometry import cell_centre, grid_extent
+    from generator.core.geometry import cell_centre, grid_extent
 
     folder = make_game({"hexmap.yaml": "elements:\n  - {kind: grid, x: '{{ board.grid.x }}', y: '{{ board.grid.y }}', "
                                        "columns: '{{ board.grid.columns }}', rows: '{{ board.grid.rows }}', "
@@ -165,7 +165,7 @@ def test_alike_token_decks_share_their_sheets(make_game, tmp_path):
 
 def test_the_calibration_page_labels_a_card_too_small_to_hold_its_label(tmp_path):
     """Grid Battle's cards are 25 mm counters: the outline's label goes below it, not inside where it cannot fit."""
-    from generator.resources import bundled_games
+    from generator.reading.resources import bundled_games
     from pdfcheck import page_text
 
     root = next(r for r in bundled_games() if r.name == "grid-battle")

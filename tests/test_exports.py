@@ -13,14 +13,15 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from conftest import GAME_YAML, REPO
-from generator.documents import Options, build_game
-from generator.exports import (
-    TTS_CARDS_PER_SHEET, TTS_MAX_PIXELS, export_app, export_pdf, export_png, export_tts, png_size, run_export,
+from generator.building.documents import Options, build_game
+from generator.formats.exports import (
+    TTS_CARDS_PER_SHEET, TTS_MAX_PIXELS, export_pdf, export_png, export_tts, png_size, run_export,
     size_table, tts_chunks, tts_grid,
 )
-from generator.imposition import grid
-from generator.loading import load_game
-from generator.units import CARD_SIZES, PAPERS, PT_PER_MM, parse_length
+from generator.cli.app import export_app
+from generator.imposition.imposition import grid
+from generator.reading.loading import load_game
+from generator.core.units import CARD_SIZES, PAPERS, PT_PER_MM, parse_length
 from pdfcheck import page_text
 
 POKER = CARD_SIZES["poker"]

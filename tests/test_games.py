@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.documents import validate
-from generator.loading import load_game
-from generator.resources import bundled_games
-from generator.validation import check_data
+from generator.building.documents import validate
+from generator.reading.loading import load_game
+from generator.reading.resources import bundled_games
+from generator.checking.validation import check_data
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = sorted(p for p in FIXTURES.glob("*/*") if (p / "expected.yaml").is_file())

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from conftest import GAME_YAML, REPO
-from generator import sandbox
+from generator.layout import sandbox
 from generator.cli import app
 
 RUNNER = CliRunner()

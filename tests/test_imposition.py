@@ -7,9 +7,9 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.errors import MusterError
-from generator.imposition import MARGIN, grid, sheets
-from generator.units import CARD_SIZES, PAPERS
+from generator.core.errors import MusterError
+from generator.imposition.imposition import MARGIN, grid, sheets
+from generator.core.units import CARD_SIZES, PAPERS
 
 papers = st.sampled_from(sorted(PAPERS))
 cards = st.one_of(st.sampled_from(sorted(CARD_SIZES.values())),

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from generator.display import Run
-from generator.documents import validate
-from generator.layout import lay_out_cards
-from generator.loading import load_game
-from generator.units import PT_PER_MM
-from generator import fonts
+from generator.core.display import Run
+from generator.building.documents import validate
+from generator.layout.layout import lay_out_cards
+from generator.reading.loading import load_game
+from generator.core.units import PT_PER_MM
+from generator.core import fonts
 
 
 def runs(folder):
@@ -107,8 +107,8 @@ def test_image_icon_is_placed_inline(make_game):
 
 
 def test_rotated_text_turns_about_its_box(make_game, tmp_path):
-    from generator.display import Turned
-    from generator.documents import Options, build_game
+    from generator.core.display import Turned
+    from generator.building.documents import Options, build_game
     from pdfcheck import char_boxes
 
     folder = make_game({"face.yaml": "elements:\n  - {kind: text, rotate: 180, x: 40, y: 70, w: 20, h: 10, text: 'L', size: 20, align: center}\n"})
@@ -118,8 +118,8 @@ def test_rotated_text_turns_about_its_box(make_game, tmp_path):
     build_game(game, tmp_path, Options())
     pdf = tmp_path / "tiny" / "cards-reds.pdf"
     # an upside-down L has its long stroke on the right: more ink in the right half of its box than the left
-    from generator.imposition import grid
-    from generator.units import CARD_SIZES, PAPERS
+    from generator.imposition.imposition import grid
+    from generator.core.units import CARD_SIZES, PAPERS
     from pdfcheck import rasterise
 
     slot = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots[0]
@@ -153,7 +153,7 @@ def test_a_face_turned_by_a_template_is_laid_out_per_card(make_game):
 
 def test_display_items_of_different_kinds_never_compare_equal():
     """Items are tuples, so two kinds could compare equal only with as many fields and alike last fields."""
-    from generator import display
+    from generator.core import display
 
     shapes = {}
     for kind in (display.Rect, display.Line, display.Ellipse, display.Polygon, display.Run, display.Picture,
@@ -179,7 +179,7 @@ def test_a_failing_value_of_a_repeated_element_is_named_with_its_line(make_game)
 
 
 def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, monkeypatch):
-    from generator.layout import Evaluator
+    from generator.layout.layout import Evaluator
 
     runs = []
     original = Evaluator._run_program

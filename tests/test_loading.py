@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from generator.errors import MusterError
-from generator.loading import load_game
-from generator.validation import check_data
+from generator.core.errors import MusterError
+from generator.reading.loading import load_game
+from generator.checking.validation import check_data
 
 
 def messages(folder) -> list[str]:
@@ -104,7 +104,7 @@ def test_icon_colours_may_name_the_games_colours(make_game):
 def test_yaml_values_keep_their_places_and_merge_keys_follow_yaml(tmp_path):
     """The loader builds values from parser events: every key and value knows its line and column, anchors and
     merge keys (<<) behave as YAML says, and a second document is refused."""
-    from generator.sourcemap import load_yaml
+    from generator.reading.sourcemap import load_yaml
 
     path = tmp_path / "m.yaml"
     path.write_text("base: &b {a: 1, b: 2}\nother: &o {b: 9, c: 3}\n"
@@ -146,7 +146,7 @@ def test_the_loader_reads_what_pyyaml_reads(tmp_path, document, flow):
     """Built from parser events, the values are the ones PyYAML's safe loader builds from the same text."""
     import yaml
 
-    from generator.sourcemap import load_yaml
+    from generator.reading.sourcemap import load_yaml
 
     text = yaml.safe_dump(document, default_flow_style=flow, allow_unicode=True)
     path = tmp_path / "doc.yaml"

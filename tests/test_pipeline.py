@@ -7,12 +7,14 @@ import os
 
 import pytest
 
-from generator import documents, layout, pipeline
-from generator.documents import Options, build_game
-from generator.errors import Finding, GameInvalid, Location, MusterError
-from generator.loading import load_game
-from generator.pipeline import build_forked
-from generator.resources import bundled_games
+from generator.building import documents, pipeline
+
+from generator.layout import layout
+from generator.building.documents import Options, build_game
+from generator.core.errors import Finding, GameInvalid, Location, MusterError
+from generator.reading.loading import load_game
+from generator.building.pipeline import build_forked
+from generator.reading.resources import bundled_games
 
 from conftest import GAME_YAML
 
@@ -152,7 +154,7 @@ def test_measures_handed_to_the_second_process_measure_as_the_fonts_do():
     import pickle
     import random
 
-    from generator import fonts
+    from generator.core import fonts
 
     rng = random.Random(7)
     alphabet = [chr(c) for c in [*range(32, 127), *range(0xA0, 0x250), 0x3B1, 0x416, 0x2605, 0x6771, 0x1F680]]
@@ -167,7 +169,7 @@ def test_measures_handed_to_the_second_process_measure_as_the_fonts_do():
 
 
 def test_only_a_big_game_is_built_in_two_processes(forks, make_game, tmp_path, monkeypatch):
-    from generator import kit
+    from generator.building import kit
 
     folder = make_game()
     assert kit.build_one(folder, tmp_path / "small", Options(), parallel=True).code == 0

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from generator.documents import Options, build_game
-from generator.loading import load_game
+from generator.building.documents import Options, build_game
+from generator.reading.loading import load_game
 from pdfcheck import rasterise
 
 REFERENCES = Path(__file__).parent / "reference"

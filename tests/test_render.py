@@ -9,11 +9,11 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import GAME_YAML
-from generator.documents import Options, build_game
-from generator.loading import load_game
-from generator.resources import bundled_games
-from generator.imposition import grid
-from generator.units import CARD_SIZES, PAPERS, PT_PER_MM
+from generator.building.documents import Options, build_game
+from generator.reading.loading import load_game
+from generator.reading.resources import bundled_games
+from generator.imposition.imposition import grid
+from generator.core.units import CARD_SIZES, PAPERS, PT_PER_MM
 
 from pdfcheck import char_boxes, page_text
 
@@ -209,9 +209,9 @@ def test_zero_bleed_butts_the_cards(make_game, tmp_path):
 def test_text_beyond_one_font_subset_is_encoded_right(tmp_path):
     """A font subset holds about 220 characters; text drawn after that spills into a second one. Each line is
     written twice, so the second time is encoded from the codes remembered for the first subset."""
-    from generator.display import Face, Run
-    from generator.imposition import Sheet, Slot
-    from generator.render import SheetWriter
+    from generator.core.display import Face, Run
+    from generator.imposition.imposition import Sheet, Slot
+    from generator.rendering.render import SheetWriter
 
     alphabet = [chr(c) for c in range(0x21, 0x7F)] + [chr(c) for c in range(0xC0, 0x17F)] + \
                [chr(c) for c in range(0x391, 0x3A9) if c != 0x3A2] + [chr(c) for c in range(0x410, 0x44F)]

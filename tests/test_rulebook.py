@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.booklet import impose_booklet, saddle_stitch_order
-from generator.documents import Options, build_game, validate
-from generator.loading import load_game
-from generator.resources import bundled_games
-from generator.rulebook import render_text
+from generator.imposition.booklet import impose_booklet, saddle_stitch_order
+from generator.building.documents import Options, build_game, validate
+from generator.reading.loading import load_game
+from generator.reading.resources import bundled_games
+from generator.layout.rulebook import render_text
 from pdfcheck import page_text
 
 RULES = """\

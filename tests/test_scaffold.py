@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import typer
@@ -10,12 +11,13 @@ import yaml
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
-from generator.authoring import new_game as new_command
-from generator.documents import Options, build_game, validate
-from generator.errors import MusterError
-from generator.loading import load_game
-from generator.scaffold import TEMPLATE, check_name, new_game, title_of
-from generator.schema import deck_schema, game_schema, layout_schema
+import generator
+from generator.cli.authoring import new_game as new_command
+from generator.building.documents import Options, build_game, validate
+from generator.core.errors import MusterError
+from generator.reading.loading import load_game
+from generator.formats.scaffold import TEMPLATE, check_name, new_game, title_of
+from generator.formats.schema import deck_schema, game_schema, layout_schema
 
 
 def cli() -> typer.Typer:
@@ -100,6 +102,6 @@ def test_command(tmp_path, monkeypatch):
 
 
 def test_templates_ship_inside_the_package():
-    assert TEMPLATE.parent.parent.name == "generator"
+    assert TEMPLATE.relative_to(Path(generator.__file__).parent).parts[0] == "formats"
     assert {p.name for p in TEMPLATE.iterdir()} == {"README.md", "back.yaml", "cards.yaml", "face.yaml", "game.yaml",
                                                     "rules.md"}

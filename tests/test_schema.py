@@ -15,11 +15,11 @@ from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from conftest import REPO
-from generator.authoring import schema as schema_command
-from generator.layout import LayoutError, read_layout
-from generator.loading import load_game
-from generator.resources import bundled_games
-from generator.schema import (
+from generator.cli.authoring import schema as schema_command
+from generator.layout.layout import LayoutError, read_layout
+from generator.reading.loading import load_game
+from generator.reading.resources import bundled_games
+from generator.formats.schema import (
     BOUNDS, BOARD_KEYS, CARD_KEYS, DECK_KEYS, FORMAT_KEYS, GAME_KEYS, GRID_KEYS, ICON_KEYS, LAYOUT_KEYS, PLACE_KEYS,
     RULE_KEYS, RULEBOOK_KEYS, TERM_KEYS, TRAIT_KEYS, VARIANT_KEYS, VOCABULARY_KEYS, codes_pattern, deck_schema,
     game_schema, layout_schema,

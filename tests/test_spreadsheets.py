@@ -12,10 +12,11 @@ import yaml
 from typer.testing import CliRunner
 
 from conftest import GAME_YAML, REPO
-from generator.authoring import export_csv, export_xlsx, import_cards
-from generator.errors import MusterError
-from generator.loading import load_game
-from generator.spreadsheets import (
+from generator.cli.authoring import import_cards
+from generator.cli.export import export_csv, export_xlsx
+from generator.core.errors import MusterError
+from generator.reading.loading import load_game
+from generator.formats.spreadsheets import (
     cards_from_sheet, deck_table, deck_yaml, import_deck, read_sheet, write_csv, write_xlsx,
 )
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from generator.loading import load_game
-from generator.validation import check_data
+from generator.reading.loading import load_game
+from generator.checking.validation import check_data
 
 RULES = """\
 rules:

@@ -1,0 +1,75 @@
+"""Staging a build's files: written under temporary names, moved into place together, or not at all."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..reading.resources import atomic_target
+
+
+class Staging:
+    """New files are written beside their final names and moved into place together only when all are complete.
+
+    Until commit() nothing in the output folder changes; a failure or a kill leaves the old files as they were
+    (and at most a hidden temporary file, removed by the next build). On commit the old manifest goes first, then
+    each file is renamed over its old version, then the new manifest is written: at every moment the manifest,
+    when there is one, describes the files that are there.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.created = not folder.exists()  # removed again when nothing is committed to it
+        folder.mkdir(parents=True, exist_ok=True)
+        self._sweep()
+        self.pending: list[tuple[Path, Path]] = []
+
+    def path(self, name: str) -> Path:
+        temporary, final = staged(self.folder, name)
+        self.pending.append((temporary, final))
+        return temporary
+
+    def adopt(self, files: list[tuple[Path, Path]]) -> None:
+        """Temporary files another process staged here, as (temporary, final) pairs: committed with the rest."""
+        self.pending += files
+
+    def commit(self, manifest: dict) -> None:
+        previous = self.folder / "manifest.json"
+        try:
+            listed = {entry["file"] for entry in json.loads(previous.read_text(encoding="utf-8")).get("files", [])}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            listed = set()
+        previous.unlink(missing_ok=True)
+        for temporary, final in self.pending:
+            os.replace(temporary, final)
+        for name in listed - {final.name for _, final in self.pending}:  # a document the game no longer has
+            if "/" not in name and name != "manifest.json":
+                (self.folder / name).unlink(missing_ok=True)
+        self.pending = []
+        self.created = False
+        target = atomic_target(self.folder / "manifest.json")
+        target.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(target, self.folder / "manifest.json")
+
+    def discard(self) -> None:
+        for temporary, _ in self.pending:
+            temporary.unlink(missing_ok=True)
+        self.pending = []
+        self._sweep()  # also what a second process had begun and not yet handed over
+        if self.created:
+            self.created = False
+            try:
+                self.folder.rmdir()
+            except OSError:  # something else has put files there since: they stay
+                pass
+
+    def _sweep(self) -> None:
+        for leftover in self.folder.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+
+
+def staged(folder: Path, name: str) -> tuple[Path, Path]:
+    """A temporary name in `folder` for the file `name`, and its final path."""
+    final = folder / name
+    return atomic_target(final), final

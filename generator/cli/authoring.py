@@ -1,0 +1,106 @@
+"""The authoring commands: `muster import`, `muster schema` and `muster new`.
+
+The work is done in formats/ (spreadsheets, schema, scaffold), imported when a command runs so that
+`muster --help` stays quick.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import console
+from .app import app
+from ..core.errors import MusterError
+
+
+@app.command("new")
+def new_game(
+    name: str = typer.Argument(..., help="The game's name and folder: lower case letters, digits and dashes (my-game).", show_default=False),
+    directory: Path = typer.Option(Path("."), "--dir", help="The folder to create the game's folder in.  [default: the current folder]", show_default=False),
+    title: Optional[str] = typer.Option(None, "--title", help="The game's title.  [default: the name, capitalised]", show_default=False),
+) -> None:
+    """Create a small working game folder to start from: game.yaml, a deck of 6 cards, a face and a back
+    layout, a rulebook and a README.md explaining each file. An existing folder is never overwritten."""
+    from ..core.errors import display_path
+    from ..formats.scaffold import new_game as create
+
+    try:
+        folder = create(name, directory, title)
+    except MusterError as exc:
+        console.fail(exc)
+    except OSError as exc:
+        console.fail(MusterError(f"cannot create {directory / name}: {exc.strerror or exc}"))
+    shown = display_path(folder)
+    typer.echo(f"{shown}: created (game.yaml, cards.yaml, face.yaml, back.yaml, rules.md, README.md)")
+    typer.echo(f"next: muster validate {shown}   then: muster build {shown}")
+
+
+@app.command("import")
+def import_cards(
+    source: Path = typer.Argument(..., help="The sheet: .csv, .tsv or .xlsx; a header row naming the keys, one card a row.", show_default=False),
+    game: str = typer.Option(..., "--game", "-g", help="The game folder (or bundled game) whose traits type the cells.", show_default=False),
+    deck: str = typer.Option(..., "--deck", "-d", help="The deck of game.yaml the cards are for.", show_default=False),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Deck file to write.  [default: the deck's file in game.yaml]", show_default=False),
+    sheet: Optional[str] = typer.Option(None, "--sheet", help="The worksheet of an .xlsx file.  [default: the first]", show_default=False),
+) -> None:
+    """Turn a spreadsheet into a deck file, then validate the game.
+
+    Empty cells leave the trait out; numbers are typed by the trait's kind; a codes cell holds codes as the
+    deck file would ('EW', 'E W', an alias) or [] for none. Errors name the sheet's row and column, and a
+    sheet with errors writes nothing. Exit 0 when the game is consistent, 1 with errors, 2 when unreadable.
+    """
+    from ..formats.spreadsheets import import_deck
+
+    try:
+        result = import_deck(source, game, deck, output, sheet)
+    except MusterError as exc:
+        console.fail(exc)
+    except OSError as exc:
+        console.fail(MusterError(f"cannot write {output or 'the deck file'}: {exc.strerror or exc}"))
+    for finding in result.findings:
+        typer.echo(str(finding))
+    sys.stdout.flush()
+    errors = sum(f.severity == "error" for f in result.findings)
+    warnings = len(result.findings) - errors
+    if result.output is None:
+        typer.echo(f"{source.name}: {errors} error(s); nothing written", err=True)
+        raise typer.Exit(1)
+    from ..core.errors import display_path
+
+    if result.note:
+        typer.echo(f"note: {result.note}", err=True)
+    typer.echo(f"{display_path(result.output)}: {result.cards} card(s) ({result.copies} with copies) from "
+               f"{source.name}; {errors} error(s), {warnings} warning(s)", err=True)
+    raise typer.Exit(1 if errors else 0)
+
+
+@app.command("schema")
+def schema(
+    out: Path = typer.Option(Path("schemas"), "--out", "-o", help="Folder to write the schemas into."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="Also write deck-<game>.schema.json: that game's traits and codes.", show_default=False),
+) -> None:
+    """Write JSON Schemas (draft 2020-12) of game.yaml, deck files and layouts, for editors.
+
+    game.schema.json, deck.schema.json (generic: any trait, as a value or a list) and layout.schema.json;
+    docs/editors.md shows how to point an editor's YAML language server at them.
+    """
+    from ..core.errors import display_path
+    from ..formats.schema import write_schemas
+
+    try:
+        loaded = None
+        if game is not None:
+            from ..reading.loading import load_game
+
+            loaded = load_game(game)
+        written = write_schemas(out, loaded)
+    except MusterError as exc:
+        console.fail(exc)
+    except OSError as exc:
+        console.fail(MusterError(f"cannot write into {out}: {exc.strerror or exc}"))
+    for path in written:
+        typer.echo(display_path(path))

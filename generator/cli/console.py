@@ -1,0 +1,63 @@
+"""What every command shares: the --debug switch, one-line failures, and the bleed option's rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+
+from ..core.errors import GameInvalid, MusterError
+from ..core.units import parse_length
+
+MAX_BLEED = 10.0  # mm
+
+state = {"debug": False}
+
+
+def fail(exc: MusterError) -> NoReturn:
+    """An input that cannot be used: one line on standard error and exit 2 (the traceback with --debug)."""
+    if state["debug"]:
+        raise exc
+    typer.echo(str(exc), err=True)
+    raise typer.Exit(2)
+
+
+def invalid(name: str, exc: GameInvalid, what: str = "built") -> NoReturn:
+    """A game with validation errors: every finding, then one line saying what was not done; exit 1."""
+    for finding in exc.findings:
+        typer.echo(str(finding), err=True)
+    typer.echo(f"{name}: not {what} ({exc.message})", err=True)
+    raise typer.Exit(1)
+
+
+def bleed(text: str) -> float:
+    """Millimetres of bleed from an option such as 3mm or 0.125in, within 0 to MAX_BLEED."""
+    try:
+        value = parse_length(text)
+    except ValueError as exc:
+        raise MusterError(f"--bleed: {exc}") from None
+    if not 0 <= value <= MAX_BLEED:
+        raise MusterError(f"--bleed must be between 0mm and {MAX_BLEED:g}mm, got {text}")
+    return value
+
+
+def games(names: list[str] | None) -> list[str | Path]:
+    from ..reading.resources import bundled_games
+
+    if names:
+        return list(names)
+    games = bundled_games()
+    if not games:
+        raise MusterError("no bundled games found")
+    return games
+
+
+def progress(items: list, label: str):
+    """A bar on standard error that counts `items` as they are done, when standard error is a terminal."""
+    import sys
+    from contextlib import nullcontext
+
+    if not sys.stderr.isatty():
+        return nullcontext(items)
+    return typer.progressbar(items, label=label, file=sys.stderr)

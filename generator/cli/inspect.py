@@ -1,0 +1,79 @@
+"""`muster validate` and `muster list`: what is in a game, and what is wrong with it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import List, Optional
+
+import typer
+
+from . import console
+from .app import Format, app
+from ..core.errors import MusterError
+
+
+@app.command()
+def validate(
+    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
+    format: Format = typer.Option(Format.text, "--format", help="text: one line per finding; json: a list of findings."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
+) -> None:
+    """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
+    from ..building.documents import validate as check
+    from ..building.kit import without_cycle_collection
+    from ..reading.loading import load_game
+
+    try:
+        targets = console.games(games)
+    except MusterError as exc:
+        console.fail(exc)
+    findings = []
+    unreadable = 0  # games that could not be read: one error each, already printed
+    for target in targets:
+        try:
+            with without_cycle_collection():
+                findings.extend(check(load_game(target, tuple(variant or ()))))
+        except MusterError as exc:
+            if console.state["debug"]:
+                raise
+            typer.echo(str(exc), err=True)
+            unreadable += 1
+    if format is Format.json:
+        typer.echo(json.dumps([f.as_dict() for f in findings], indent=2, ensure_ascii=False))
+    else:
+        for finding in findings:
+            typer.echo(str(finding))
+        sys.stdout.flush()  # the findings first, then the count on stderr, also when both go to one pipe
+        errors = sum(f.severity == "error" for f in findings)
+        warnings = len(findings) - errors
+        errors += unreadable
+        typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
+    raise typer.Exit(2 if unreadable else 1 if any(f.severity == "error" for f in findings) else 0)
+
+
+@app.command("list")
+def list_games(
+    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
+) -> None:
+    """Show games: each deck with its declared and actual number of cards, each board, and the rulebook."""
+    from ..reading.loading import load_game
+
+    try:
+        targets = console.games(games)
+    except MusterError as exc:
+        console.fail(exc)
+    for target in targets:
+        try:
+            game = load_game(target)
+        except MusterError as exc:
+            console.fail(exc)
+        typer.echo(f"{game.id}  {game.title}  ({game.players} players)")
+        for deck in game.decks.values():
+            declared = "-" if deck.size is None else str(deck.size)
+            flag = "" if deck.size in (None, deck.total) else "  MISMATCH"
+            typer.echo(f"  {deck.id:<24} {deck.component:<7} declared {declared:>5}  actual {deck.total:>5}{flag}")
+        for board in game.boards.values():
+            typer.echo(f"  {board.id:<24} {board.file:<7} {board.size[0]:.0f} x {board.size[1]:.0f} mm")
+        if game.rulebook is not None:
+            typer.echo(f"  {'rulebook':<24} {game.rulebook.path.name}")

@@ -1,0 +1,26 @@
+"""Where the bundled games, layouts and fonts are: inside the installed package, or at the top of a checkout."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=None)
+def _bundle_root() -> Path:
+    installed = _PACKAGE / "bundled"
+    return installed if installed.is_dir() else _PACKAGE.parent
+
+
+def bundled_games_dir() -> Path:
+    return _bundle_root() / "decks"
+
+
+def layouts_dir() -> Path:
+    return _bundle_root() / "layouts"
+
+
+def fonts_dir() -> Path:
+    return _bundle_root() / "fonts"

@@ -1,0 +1,113 @@
+"""The bundled fonts: their names, their metrics, and their registration with the PDF renderer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import SimpleNamespace
+
+from .errors import Location, MusterError
+from .bundle import fonts_dir
+from ..reading.sourcemap import Map, load_yaml
+
+
+@dataclass(frozen=True)
+class FontBook:
+    files: dict[str, Path]
+    families: dict[str, dict[str, str]]
+
+    def family_of(self, font: str) -> dict[str, str]:
+        """The family a font belongs to, so that markup can switch to its bold or italic face."""
+        for members in self.families.values():
+            if font in members.values():
+                return members
+        return {"regular": font, "bold": font, "italic": font, "bold_italic": font}
+
+
+@lru_cache(maxsize=1)
+def font_book() -> FontBook:
+    folder = fonts_dir()
+    data = load_yaml(folder / "fonts.yaml")
+    if not isinstance(data, Map):
+        raise MusterError("expected a mapping", Location(folder / "fonts.yaml"))
+    files = {name: folder / spec["file"] for name, spec in data["fonts"].items()}
+    families = {name: dict(members) for name, members in data["families"].items()}
+    return FontBook(files, families)
+
+
+@lru_cache(maxsize=None)
+def face(name: str):
+    """The reportlab font object for a bundled font, registered on first use."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    book = font_book()
+    if name not in book.files:
+        raise MusterError(f"unknown font '{name}' (bundled: {', '.join(book.files)})")
+    try:
+        font = TTFont(name, str(book.files[name]))
+    except (TTFError, OSError) as exc:
+        raise MusterError(f"cannot read font file: {exc}", Location(book.files[name])) from None
+    pdfmetrics.registerFont(font)
+    return font
+
+
+def known(name: str) -> bool:
+    return name in font_book().files
+
+
+class Measures:
+    """What measuring text in a font needs (its glyphs' advance widths, its cap height and ascent, which
+    characters it has), without the font's outlines: handed to a second process, which then measures text
+    exactly as reportlab's font would, without reading the font file again."""
+
+    def __init__(self, char_widths: dict, default_width: float, cap_height: float, ascent: float, glyphs: dict):
+        self.face = SimpleNamespace(charWidths=char_widths, defaultWidth=default_width, capHeight=cap_height,
+                                    ascent=ascent, charToGlyph=glyphs)
+
+    @classmethod
+    def of(cls, name: str) -> Measures:
+        font = face(name).face
+        return cls(font.charWidths, font.defaultWidth, font.capHeight, font.ascent, font.charToGlyph)
+
+    def stringWidth(self, text: str, size: float) -> float:  # reportlab's own routine, on these metrics
+        from reportlab.lib.rl_accel import instanceStringWidthTTF
+
+        return instanceStringWidthTTF(self, text, size)
+
+
+_adopted: dict[str, Measures] = {}
+
+
+def adopt(name: str, measures: Measures) -> None:
+    """Measure text in `name` by these metrics from now on, instead of reading the font file."""
+    _adopted[name] = measures
+
+
+def _measured(name: str):
+    return _adopted.get(name) or face(name)
+
+
+@lru_cache(maxsize=65536)
+def unit_width(text: str, font: str) -> float:
+    """Width of `text` at 1 pt, in points."""
+    return _measured(font).stringWidth(text, 1.0)
+
+
+@lru_cache(maxsize=None)
+def cap_height(font: str) -> float:
+    """Height of capitals at 1 pt, in points."""
+    return (_measured(font).face.capHeight or 700) / 1000
+
+
+@lru_cache(maxsize=None)
+def ascent(font: str) -> float:
+    return _measured(font).face.ascent / 1000
+
+
+@lru_cache(maxsize=65536)
+def missing_glyphs(text: str, font: str) -> str:
+    """The characters of `text` that `font` has no glyph for."""
+    cmap = _measured(font).face.charToGlyph
+    return "".join(sorted({c for c in text if ord(c) > 32 and ord(c) not in cmap}))

@@ -1,0 +1,69 @@
+"""`muster new`: a small working game folder to start from, copied from the templates shipped in the package."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..core.errors import Location, MusterError
+
+TEMPLATE = Path(__file__).resolve().parent / "templates" / "new-game"
+NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_NAME = 64
+MAX_TITLE = 80
+
+
+def check_name(name: str) -> str:
+    """The game's name as a folder name: lower case letters, digits and single dashes between them."""
+    if not NAME.match(name) or len(name) > MAX_NAME:
+        raise MusterError(f"'{name}' is not a game name: use lower case letters, digits and dashes "
+                          f"(such as my-game), at most {MAX_NAME} characters")
+    return name
+
+
+def title_of(name: str) -> str:
+    """'desert-war-2' -> 'Desert War 2'."""
+    return " ".join(part.capitalize() for part in name.split("-"))
+
+
+def new_game(name: str, parent: Path, title: str | None = None) -> Path:
+    """Creates parent/name/ from the template and returns it; refuses to touch a folder that exists.
+
+    The files are written into a hidden folder beside the target and renamed into place when all are there, so
+    an interrupted run leaves no half-made game.
+    """
+    check_name(name)
+    title = title_of(name) if title is None else title.strip()
+    if not title or "\n" in title or len(title) > MAX_TITLE:
+        raise MusterError(f"--title: expected one line of at most {MAX_TITLE} characters")
+    target = Path(parent) / name
+    if target.exists() or target.is_symlink():
+        raise MusterError("already exists; Muster does not overwrite a folder (choose another name or --dir)",
+                          Location(target))
+    try:
+        Path(parent).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MusterError(f"cannot create the folder: {exc.strerror}", Location(Path(parent))) from None
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".tmp", dir=parent))
+    try:
+        for source in sorted(TEMPLATE.iterdir()):
+            if not source.is_file():
+                continue
+            text = source.read_text(encoding="utf-8")
+            text = (text.replace("__TITLE_YAML__", json.dumps(title, ensure_ascii=False))
+                    .replace("__TITLE__", title).replace("__NAME__", name))
+            (staging / source.name).write_text(text, encoding="utf-8")
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(staging, 0o777 & ~mask)  # mkdtemp makes the folder private; a game folder is an ordinary one
+        if target.exists():
+            raise MusterError("already exists; Muster does not overwrite a folder", Location(target))
+        os.rename(staging, target)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target

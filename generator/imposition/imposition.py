@@ -1,0 +1,263 @@
+"""Placing faces on sheets: the grid of slots, bleed between neighbours, crop marks, and where backs go."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from ..core import fonts
+from ..core.display import Ellipse, Line, Rect, Run
+from ..core.errors import MusterError
+from ..core.units import PT_PER_MM
+
+MARGIN = 4.0        # mm from the paper's edge to the outer bleed: room for crop marks
+MARK_OFFSET = 1.0   # mm between the outer bleed and the start of a crop mark
+MARK_WIDTH = 0.2    # mm
+FOLD_CLEARANCE = 3.0  # mm between the fold line and the nearest bleed edge
+DUPLEX_MODES = ("long", "short", "fold", "none")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one face goes: its trim box (top-left x, y and size, in mm on the sheet, y downwards)
+    and how far its bleed may reach on each side before it would run into a neighbour."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+    def mirrored(self, paper: tuple[float, float], edge: str) -> "Slot":
+        """The slot behind this one after turning the sheet over on its long edge (or the fold) or short edge."""
+        if edge == "short":
+            return replace(self, y=paper[1] - self.y - self.h, top=self.bottom, bottom=self.top)
+        return replace(self, x=paper[0] - self.x - self.w, left=self.right, right=self.left)
+
+
+CUT_COLOUR = "#9a9a9a"
+CUT_WIDTH = 0.15  # mm
+
+
+@dataclass(frozen=True)
+class Grid:
+    paper: tuple[float, float]
+    slots: tuple[Slot, ...]
+    marks: tuple[Line, ...]
+    fold: Line | None = None
+    cut: str | None = None  # "outline" (edge-to-edge counters: shared cut lines) or "circle" (round counters)
+
+    def cut_guides(self, slots) -> list:
+        """Thin cut lines drawn over the placed faces, for packings whose faces have no bleed to cut in."""
+        if self.cut == "outline":
+            return [Rect(s.x, s.y, s.w, s.h, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
+        if self.cut == "circle":
+            return [Ellipse(s.x + s.w / 2, s.y + s.h / 2, s.w / 2, s.h / 2, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
+        return []
+
+    @property
+    def per_sheet(self) -> int:
+        return len(self.slots)
+
+
+def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[int, float, float]:
+    """How many cards fit along one axis of `paper` mm, the gutter between trims, and the first trim edge."""
+    count = math.floor((paper - 2 * MARGIN - 2 * bleed + 1e-9) / card)
+    if count < 1:
+        return 0, 0.0, 0.0
+    spare = paper - 2 * MARGIN - 2 * bleed - count * card
+    gutter = min(2 * bleed, spare / (count - 1)) if count > 1 else 0.0
+    used = count * card + (count - 1) * gutter
+    return count, gutter, start + (paper - used) / 2
+
+
+def grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, crop_marks: bool = True,
+         fold: bool = False, packing: str = "spaced", shape: str = "rect") -> Grid:
+    """The slots of one sheet. With `fold`, fronts fill the left half of a landscape sheet.
+
+    `packing="sheet"` sets faces edge to edge with no bleed between them (a counter sheet: one cut serves two
+    counters); round faces get a circular cut line.
+    """
+    if packing == "sheet":
+        bleed = 0.0
+    width, height = (max(paper), min(paper)) if fold else paper
+    area_width = (width / 2 - FOLD_CLEARANCE + MARGIN) if fold else width
+    cols, gutter_x, first_x = _axis(area_width, card[0], bleed)
+    rows, gutter_y, first_y = _axis(height, card[1], bleed)
+    if fold:
+        first_x = width / 2 - FOLD_CLEARANCE - bleed - (cols * card[0] + (cols - 1) * gutter_x)
+    if cols < 1 or rows < 1:
+        raise MusterError(
+            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed does not fit on "
+            f"{width:g} x {height:g} mm paper{' folded in half' if fold else ''}")
+    slots = []
+    for row in range(rows):
+        for col in range(cols):
+            slots.append(Slot(
+                x=first_x + col * (card[0] + gutter_x), y=first_y + row * (card[1] + gutter_y), w=card[0], h=card[1],
+                left=bleed if col == 0 else gutter_x / 2, right=bleed if col == cols - 1 else gutter_x / 2,
+                top=bleed if row == 0 else gutter_y / 2, bottom=bleed if row == rows - 1 else gutter_y / 2,
+            ))
+    marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed) if crop_marks else ()
+    if fold:
+        marks += tuple(m._replace(x1=width - m.x1, x2=width - m.x2) for m in marks)
+    fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
+    cut = "circle" if shape == "round" else "outline" if packing == "sheet" else None
+    return Grid((width, height), tuple(slots), marks, fold_line, cut)
+
+
+def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> tuple[Line, ...]:
+    """Short lines in the margin on the extension of every trim edge, outside the bleed and within `area`."""
+    left = min(s.x for s in slots) - bleed
+    right = max(s.x + s.w for s in slots) + bleed
+    top = min(s.y for s in slots) - bleed
+    bottom = max(s.y + s.h for s in slots) + bleed
+    xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
+    ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
+    marks = []
+    reach_top, reach_bottom = top - MARK_OFFSET, area[1] - bottom - MARK_OFFSET
+    reach_left, reach_right = left - MARK_OFFSET, area[0] - right - MARK_OFFSET
+    for x in xs:
+        if reach_top > 1:
+            marks.append(Line(x, top - MARK_OFFSET - min(reach_top - 0.5, 5), x, top - MARK_OFFSET, "#000000", MARK_WIDTH))
+        if reach_bottom > 1:
+            marks.append(Line(x, bottom + MARK_OFFSET, x, bottom + MARK_OFFSET + min(reach_bottom - 0.5, 5), "#000000", MARK_WIDTH))
+    for y in ys:
+        if reach_left > 1:
+            marks.append(Line(left - MARK_OFFSET - min(reach_left - 0.5, 5), y, left - MARK_OFFSET, y, "#000000", MARK_WIDTH))
+        if reach_right > 1:
+            marks.append(Line(right + MARK_OFFSET, y, right + MARK_OFFSET + min(reach_right - 0.5, 5), y, "#000000", MARK_WIDTH))
+    return tuple(marks)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One page: which face (by index into the document's faces) goes in which slot, and what is drawn over them
+    (crop marks, cut lines, the fold line, tile labels), all in page millimetres."""
+
+    side: str  # "front", "back", "both" (fold) or "tile"
+    paper: tuple[float, float]
+    placements: tuple[tuple[Slot, int], ...]
+    overlay: tuple = ()
+    trim: tuple[float, float, float, float] | None = None  # x, y, w, h: the page's TrimBox (BleedBox: the page)
+
+
+def _sheet(side: str, layout: Grid, placements: tuple) -> Sheet:
+    overlay = tuple(layout.cut_guides(slot for slot, _ in placements)) + layout.marks
+    if layout.fold is not None:
+        overlay += (layout.fold,)
+    return Sheet(side, layout.paper, placements, overlay)
+
+
+def sheets(fronts: list[int], backs: list[int], layout: Grid, duplex: str):
+    """Pages in print order. `fronts[i]` and `backs[i]` are the faces of the i-th card copy.
+
+    long/short: front page k is followed by its back page, each back behind its front.
+    fold: each page carries fronts on the left half and their backs mirrored across the fold.
+    none: all front pages, then all back pages, unmirrored.
+    """
+    if duplex not in DUPLEX_MODES:
+        raise MusterError(f"duplex must be one of {', '.join(DUPLEX_MODES)}, got {duplex!r}")
+    per = layout.per_sheet
+    chunks = [range(i, min(i + per, len(fronts))) for i in range(0, len(fronts), per)]
+    edge = "short" if duplex == "short" else "long"
+    if duplex == "none":
+        for chunk in chunks:
+            yield _sheet("front", layout, tuple((layout.slots[j], fronts[i]) for j, i in enumerate(chunk)))
+        for chunk in chunks:
+            yield _sheet("back", layout, tuple((layout.slots[j], backs[i]) for j, i in enumerate(chunk)))
+        return
+    for chunk in chunks:
+        front = tuple((layout.slots[j], fronts[i]) for j, i in enumerate(chunk))
+        back = tuple((layout.slots[j].mirrored(layout.paper, edge), backs[i]) for j, i in enumerate(chunk))
+        if duplex == "fold":
+            yield _sheet("both", layout, front + back)
+        else:
+            yield _sheet("front", layout, front)
+            yield _sheet("back", layout, back)
+
+
+TILE_MARGIN = 10.0   # mm: home printers leave 4-6 mm unprinted; the rest holds the tile's label
+OVERLAP = 10.0       # mm of the board printed on both neighbouring tiles, for trimming and taping
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    paper: tuple[float, float]
+    columns: int
+    rows: int
+    sheets: tuple[Sheet, ...]
+
+
+def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> TilePlan:
+    """A board of `size` mm on as few pages of `paper` (either orientation) as will hold it at 100 %.
+
+    A board that fits is centred on one page. A larger one is cut into a grid of tiles; neighbouring tiles share
+    an OVERLAP strip, marked with a dashed trim line and registration crosses, and every tile carries its
+    position and a small assembly diagram in its bottom margin.
+    """
+    best = None
+    for candidate in (paper, (paper[1], paper[0])):
+        window = (candidate[0] - 2 * TILE_MARGIN, candidate[1] - 2 * TILE_MARGIN)
+        counts = tuple(_tile_count(size[i], window[i]) for i in (0, 1))
+        if best is None or counts[0] * counts[1] < best[1][0] * best[1][1]:
+            best = (candidate, counts, window)
+    page, (columns, rows), window = best
+    if columns * rows == 1:
+        slot = Slot((page[0] - size[0]) / 2, (page[1] - size[1]) / 2, size[0], size[1], 0, 0, 0, 0)
+        return TilePlan(page, 1, 1, (Sheet("tile", page, ((slot, 0),)),))
+    step = (window[0] - OVERLAP, window[1] - OVERLAP)
+    result = []
+    for row in range(rows):
+        for column in range(columns):
+            left, top = column * step[0], row * step[1]  # the window's top-left on the board
+            width, height = min(window[0], size[0] - left), min(window[1], size[1] - top)
+            x, y = TILE_MARGIN - left, TILE_MARGIN - top  # where the board's origin falls on this page
+            slot = Slot(x, y, size[0], size[1], left=-left, right=width + left - size[0],
+                        top=-top, bottom=height + top - size[1])
+            overlay = _tile_guides(column, row, columns, rows, width, height, page, label)
+            result.append(Sheet("tile", page, ((slot, 0),), tuple(overlay)))
+    return TilePlan(page, columns, rows, tuple(result))
+
+
+def _tile_count(length: float, window: float) -> int:
+    if length <= window + 1e-6:
+        return 1
+    return math.ceil((length - OVERLAP) / (window - OVERLAP) - 1e-9)
+
+
+def _tile_guides(column: int, row: int, columns: int, rows: int, width: float, height: float,
+                 page: tuple[float, float], label: str) -> list:
+    """Trim lines and registration crosses on the overlap strips, the tile's name, and where it goes."""
+    x0, y0 = TILE_MARGIN, TILE_MARGIN
+    guides = []
+    dash = (1.5, 1.5)
+    if column > 0:  # trim this tile along its left overlap edge and lay it over its left neighbour
+        guides.append(Line(x0 + OVERLAP, y0, x0 + OVERLAP, y0 + height, "#606060", MARK_WIDTH, dash))
+    if row > 0:
+        guides.append(Line(x0, y0 + OVERLAP, x0 + width, y0 + OVERLAP, "#606060", MARK_WIDTH, dash))
+    for cx in ([x0 + OVERLAP / 2] if column > 0 else []) + ([x0 + width - OVERLAP / 2] if column < columns - 1 else []):
+        for cy in (y0 + height * 0.25, y0 + height * 0.75):
+            guides += _cross(cx, cy)
+    for cy in ([y0 + OVERLAP / 2] if row > 0 else []) + ([y0 + height - OVERLAP / 2] if row < rows - 1 else []):
+        for cx in (x0 + width * 0.25, x0 + width * 0.75):
+            guides += _cross(cx, cy)
+    name = f"{label} · tile {chr(65 + row)}{column + 1} (row {row + 1} of {rows}, column {column + 1} of {columns})"
+    name += " · print at 100 %, trim the dashed edges, overlap and tape"
+    cell = 2.2  # the assembly diagram: one small box per tile, this one filled
+    left = page[0] - TILE_MARGIN - columns * cell
+    size = min(6.5, (left - x0 - 3) / (fonts.unit_width(name, "text") / PT_PER_MM))
+    guides.append(Run(x0, page[1] - TILE_MARGIN / 2 + 1, name, "text", size, "#404040"))
+    top = page[1] - TILE_MARGIN + 1.5
+    for r in range(rows):
+        for c in range(columns):
+            guides.append(Rect(left + c * cell, top + r * cell * 0.75, cell, cell * 0.75,
+                               "#404040" if (r, c) == (row, column) else None, "#404040", 0.15))
+    return guides
+
+
+def _cross(cx: float, cy: float, arm: float = 2.5) -> list[Line]:
+    return [Line(cx - arm, cy, cx + arm, cy, "#000000", MARK_WIDTH), Line(cx, cy - arm, cx, cy + arm, "#000000", MARK_WIDTH)]

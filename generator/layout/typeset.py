@@ -1,0 +1,186 @@
+"""Text markup, line breaking and shrink-to-fit. Sizes are in points, positions in millimetres."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+from ..core import fonts
+from ..core.model import Icon
+from ..core.units import MM_PER
+
+PT = MM_PER["pt"]
+STEP = 0.25  # points: the granularity of shrinking
+EM_OVER_HEIGHT = 1.1  # how much taller than its box a one-line text's em may be
+
+_MARKUP = re.compile(r"(\*\*|\*|\[\[[A-Za-z0-9_-]+\]\]|\n)")
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    font: str
+    colour: str
+    image: Path | None = None  # an inline image icon, one em square
+
+
+def spans(text: str, font: str, colour: str, icons: dict[str, Icon]) -> list[Span]:
+    """`text` with **bold**, *italic* and [[icon]] markup as spans of one font and colour each."""
+    if "*" not in text and "[[" not in text and "\n" not in text:
+        return [Span(text, font, colour)]  # most text: no markup, one span
+    family = fonts.font_book().family_of(font)
+    role = next((r for r, member in family.items() if member == font), "regular")
+    bold, italic = "bold" in role, "italic" in role
+    result: list[Span] = []
+    for token in _MARKUP.split(text):
+        if not token:
+            continue
+        if token == "**":
+            bold = not bold
+        elif token == "*":
+            italic = not italic
+        elif token.startswith("[[") and token[2:-2] in icons:
+            icon = icons[token[2:-2]]
+            result.append(Span(icon.glyph or "", icon.font, icon.colour or colour, icon.image))
+        else:
+            face = family["bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"]
+            result.append(Span(token, face, colour))
+    return result
+
+
+def unknown_icons(text: str, icons: dict[str, Icon]) -> list[str]:
+    return [t[2:-2] for t in _MARKUP.findall(text) if t.startswith("[[") and t[2:-2] not in icons]
+
+
+class Piece(NamedTuple):
+    text: str
+    font: str
+    colour: str
+    width: float  # at 1 pt, in points
+    image: Path | None = None
+
+
+class Word(NamedTuple):
+    """A run of text between spaces, in one or more pieces; widths at 1 pt, in points, measured once."""
+
+    pieces: tuple[Piece, ...]
+    width: float
+    space: float  # the width of a space after this word, in the font of its last piece
+    style: tuple[str, str] | None = None  # (font, colour) of a word that is one piece of text, else None
+
+
+NEWLINE = Word((), 0.0, 0.0)
+
+
+def _word(pieces: list[Piece]) -> Word:
+    if len(pieces) == 1 and pieces[0].image is None:
+        return _plain_word(pieces[0].text, pieces[0].font, pieces[0].colour)
+    return Word(tuple(pieces), sum(p.width for p in pieces), fonts.unit_width(" ", pieces[-1].font))
+
+
+@lru_cache(maxsize=65536)
+def _plain_word(text: str, font: str, colour: str) -> Word:
+    """A word in one font and colour: card text repeats its words, so each is measured and built once."""
+    width = fonts.unit_width(text, font)
+    return Word((Piece(text, font, colour, width),), width, fonts.unit_width(" ", font), (font, colour))
+
+
+def words(parts: list[Span]) -> list[Word]:
+    """Spans cut into words (runs without spaces, possibly in several fonts); NEWLINE marks a forced break."""
+    if len(parts) == 1 and parts[0].image is None and "\n" not in parts[0].text:
+        span = parts[0]  # the common case: one font, one colour, no forced breaks
+        return [_plain_word(chunk, span.font, span.colour) for chunk in span.text.split(" ") if chunk]
+    result: list[Word] = []
+    current: list[Piece] = []
+    for span in parts:
+        if span.image is not None:
+            current.append(Piece("", span.font, span.colour, 1.0, span.image))
+            continue
+        for number, line in enumerate(span.text.split("\n")):
+            if number:
+                if current:
+                    result.append(_word(current))
+                    current = []
+                result.append(NEWLINE)
+            chunks = line.split(" ")
+            for index, chunk in enumerate(chunks):
+                if index and current:  # a space ends the word before it
+                    result.append(_word(current))
+                    current = []
+                if chunk:
+                    current.append(Piece(chunk, span.font, span.colour, fonts.unit_width(chunk, span.font)))
+    if current:
+        result.append(_word(current))
+    return result
+
+
+def break_lines(items: list[Word], width_pt: float, size: float) -> list[list[Word]] | None:
+    """Greedy line breaking at `size`; None when a single word is wider than the line."""
+    lines: list[list[Word]] = [[]]
+    limit = width_pt / size + 1e-6
+    used = 0.0
+    for word in items:
+        if word is NEWLINE:
+            lines.append([])
+            used = 0.0
+            continue
+        if word.width > limit:
+            return None
+        line = lines[-1]
+        if line:
+            if used + line[-1].space + word.width <= limit:
+                line.append(word)
+                used += line[-2].space + word.width
+                continue
+            lines.append([word])
+        else:
+            line.append(word)
+        used = word.width
+    return lines
+
+
+def line_width(line: list[Word], size: float) -> float:
+    if not line:
+        return 0.0
+    return (sum([w.width + w.space for w in line]) - line[-1].space) * size
+
+
+def sizes(size: float, min_size: float):
+    """Font sizes from `size` down to `min_size` in STEP decrements."""
+    current = size
+    while current >= min_size - 1e-9:
+        yield round(current, 2)
+        current -= STEP
+
+
+@dataclass(frozen=True)
+class Fitted:
+    size: float
+    lines: list[list[Word]]
+
+
+def fit_block(items: list[Word], width: float, height: float, size: float, min_size: float, leading: float) -> Fitted | None:
+    """The largest size (<= size, >= min_size) at which the words fill at most `height` mm; None if none does."""
+    width_pt = width / PT
+    for candidate in sizes(size, min_size):
+        lines = break_lines(items, width_pt, candidate)
+        if lines is not None and len(lines) * candidate * leading * PT <= height + 1e-6:
+            return Fitted(candidate, lines)
+    return None
+
+
+def fit_line(items: list[Word], width: float, height: float, size: float, min_size: float) -> Fitted | None:
+    """The largest size at which the words stand on one line within `width` mm and whose em is at most
+    10 % taller than `height` mm (capitals and digits take about 0.7 em, so they still sit well inside)."""
+    line = [w for w in items if w is not NEWLINE]
+    natural = line_width(line, 1.0)
+    best = min(size, height * EM_OVER_HEIGHT / PT)
+    if natural > 0:
+        best = min(best, width / PT / natural)
+    for candidate in sizes(size, min_size):
+        if candidate <= best + 1e-9:
+            return Fitted(candidate, [line])
+    return None

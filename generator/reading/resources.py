@@ -1,0 +1,79 @@
+"""Where the bundled games, layouts and fonts are, the rule that keeps every path inside its folder, and how
+Muster writes a file so that it is never seen half-written."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from ..core.bundle import bundled_games_dir
+from ..core.errors import Location, MusterError
+
+def confined(root: Path, name: str) -> Path:
+    """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise MusterError(f"expected a file name, got {name!r}")
+    candidate = Path(name)
+    if candidate.is_absolute():
+        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/")
+    base = root.resolve()
+    resolved = (base / candidate).resolve()
+    if resolved != base and base not in resolved.parents:
+        raise MusterError(f"'{name}' leads outside {root.name}/")
+    return resolved
+
+
+def find_game(name_or_path: str | Path) -> Path:
+    """The folder of a game given by path, by its game.yaml, or by the name of a bundled game."""
+    path = Path(name_or_path)
+    if path.is_file() and path.name == "game.yaml":
+        return path.parent
+    if (path / "game.yaml").is_file():
+        return path
+    bundled = bundled_games_dir() / str(name_or_path)
+    if re.fullmatch(r"[A-Za-z0-9_-]+", str(name_or_path)) and (bundled / "game.yaml").is_file():
+        return bundled
+    if path.exists():
+        raise MusterError("no game.yaml in this folder", Location(path))
+    raise MusterError(f"no game folder or bundled game named '{name_or_path}'")
+
+
+def bundled_games() -> list[Path]:
+    root = bundled_games_dir()
+    return sorted(p for p in root.iterdir() if (p / "game.yaml").is_file()) if root.is_dir() else []
+
+
+MAX_IMAGE_PIXELS = 40_000_000
+
+
+@lru_cache(maxsize=256)
+def image_problem(path: Path) -> str | None:
+    """Why an image cannot be printed (missing, unreadable, not PNG/JPEG/GIF, too large), or None."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not path.is_file():
+        return "no such file"
+    try:
+        with Image.open(path) as image:
+            if image.format not in ("PNG", "JPEG", "GIF"):
+                return f"{image.format} images are not supported (use PNG or JPEG)"
+            if image.width * image.height > MAX_IMAGE_PIXELS:
+                return f"{image.width} x {image.height} pixels is over the limit of {MAX_IMAGE_PIXELS:,}"
+            image.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        return f"not a readable image ({type(exc).__name__})"
+    return None
+
+
+def atomic_target(final: Path) -> Path:
+    """A temporary file beside `final`, to be renamed over it once complete."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    os.close(handle)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(name, 0o666 & ~mask)  # mkstemp makes files private; outputs are ordinary files
+    return Path(name)

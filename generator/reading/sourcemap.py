@@ -1,0 +1,182 @@
+"""Safe YAML loading that remembers where every value came from and refuses duplicate keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..core.errors import Location, MusterError
+
+try:  # the C loader is several times faster; the pure one behaves the same
+    _Base = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _Base = yaml.SafeLoader
+
+MAX_YAML_BYTES = 4 * 1024 * 1024
+MAX_ALIASES = 100
+
+
+class Map(dict):
+    """A mapping that knows the location of itself, of each key and of each value (none when made in code)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.where: Location | None = None
+        self.key_where: dict = {}
+        self.value_where: dict = {}
+
+
+class Seq(list):
+    """A sequence that knows the location of itself and of each item (none when made in code)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.where: Location | None = None
+        self.item_where: list = []
+
+
+_STR, _MAP, _SEQ, _MERGE = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq",
+                            "tag:yaml.org,2002:merge")
+_BUILDING = object()
+
+
+class _Builder:
+    """Builds Map, Seq and scalars straight from libyaml's parsing events, noting every location.
+
+    PyYAML composes a tree of nodes for the whole file first and then walks it with a generic constructor; for a
+    big deck the tree was most of the memory of loading and the walk most of its time. Here each value is made as
+    its events arrive. Strings are taken as they are, other scalars by PyYAML's safe constructors, merge keys
+    (<<) as YAML 1.1 defines them; aliases are counted, and one inside its own anchor is refused.
+    """
+
+    def __init__(self, loader, path: Path):
+        self.loader = loader
+        self.path = path
+        self.anchors: dict = {}
+        self.aliases = 0
+        self.constructors = loader.yaml_constructors
+
+    def at(self, event) -> Location:
+        return Location(self.path, event.start_mark.line + 1, event.start_mark.column + 1)
+
+    def document(self):
+        """The one document of the stream, or None for an empty one."""
+        loader = self.loader
+        loader.get_event()  # the stream's start
+        if loader.check_event(yaml.StreamEndEvent):
+            return None
+        loader.get_event()  # the document's start
+        value = self.value(loader.get_event())
+        loader.get_event()  # the document's end
+        if not loader.check_event(yaml.StreamEndEvent):
+            raise MusterError("expected one YAML document, found another", self.at(loader.get_event()))
+        return value
+
+    def value(self, event):
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag == _STR:
+                value = event.value
+            else:
+                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+                value = self.constructors.get(tag, self.constructors[None])(self.loader, node)
+        elif kind is yaml.AliasEvent:
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise MusterError(f"more than {MAX_ALIASES} aliases: refused", self.at(event))
+            if event.anchor not in self.anchors:
+                raise MusterError(f"alias *{event.anchor} has no anchor before it", self.at(event))
+            value = self.anchors[event.anchor]
+            if value is _BUILDING:
+                raise MusterError("an alias refers to a node that contains it: refused", self.at(event))
+            return value
+        else:
+            tag = event.tag
+            if kind is yaml.MappingStartEvent and (tag is None or tag == "!" or tag == _MAP):
+                build = self._mapping
+            elif kind is yaml.SequenceStartEvent and (tag is None or tag == "!" or tag == _SEQ):
+                build = self._sequence
+            else:
+                raise MusterError(f"unsupported YAML tag {tag}", self.at(event))
+            if event.anchor is not None:
+                self.anchors[event.anchor] = _BUILDING
+            value = build(event)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = value
+        return value
+
+    def _sequence(self, start) -> Seq:
+        loader = self.loader
+        result, where = Seq(), []
+        while not loader.check_event(yaml.SequenceEndEvent):
+            event = loader.get_event()
+            where.append(self.at(event))
+            result.append(self.value(event))
+        loader.get_event()
+        result.where, result.item_where = self.at(start), where
+        return result
+
+    def _mapping(self, start) -> Map:
+        loader = self.loader
+        result = Map()
+        result.where = self.at(start)
+        key_where, value_where = result.key_where, result.value_where
+        merged = []
+        while not loader.check_event(yaml.MappingEndEvent):
+            key_event = loader.get_event()
+            if (type(key_event) is yaml.ScalarEvent and key_event.tag is None and key_event.value == "<<"
+                    and key_event.implicit[0]):
+                merged.append((self.at(key_event), self.value(loader.get_event())))
+                continue
+            key = self.value(key_event)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event))
+            if key in result:
+                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_event))
+            value_event = loader.get_event()
+            result[key] = self.value(value_event)
+            key_where[key] = self.at(key_event)
+            value_where[key] = self.at(value_event)
+        loader.get_event()
+        for where, value in merged:  # the mapping's own keys win over merged ones, the first merged over later
+            for source in (value if isinstance(value, Seq) else [value]):
+                if not isinstance(source, Map):
+                    raise MusterError("<< merges a mapping or a list of mappings", where)
+                for key, item in source.items():
+                    if key not in result:
+                        result[key] = item
+                        key_where[key], value_where[key] = source.key_where[key], source.value_where[key]
+        return result
+
+
+def load_yaml(path: Path):
+    """The document in `path` as Map/Seq/scalars; any problem is a MusterError naming file and line."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_YAML_BYTES:
+            raise MusterError(f"file is {size} bytes; the limit is {MAX_YAML_BYTES}", Location(path))
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise MusterError("file not found", Location(path)) from None
+    except IsADirectoryError:
+        raise MusterError("expected a file, found a folder", Location(path)) from None
+    except UnicodeDecodeError as exc:
+        raise MusterError(f"not UTF-8 text (byte {exc.start})", Location(path)) from None
+    except OSError as exc:
+        raise MusterError(f"cannot read: {exc.strerror}", Location(path)) from None
+    loader = _Base(text)
+    try:
+        return _Builder(loader, path).document()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
+        raise MusterError(f"YAML syntax: {exc.problem or exc.context}", where) from None
+    except yaml.YAMLError as exc:
+        raise MusterError(f"YAML: {exc}", Location(path)) from None
+    finally:
+        loader.dispose()

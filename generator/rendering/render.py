@@ -1,0 +1,250 @@
+"""Drawing display lists and sheets with reportlab: the only module that speaks PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO, Iterable, Mapping
+
+from reportlab import rl_config
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
+
+from ..core import fonts
+from ..core.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
+from ..imposition.imposition import Sheet
+from ..core.units import PT_PER_MM
+
+K = PT_PER_MM
+
+PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
+
+# Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
+rl_config.useA85 = 0
+
+
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    value = int(hex_colour[1:], 16)
+    return ((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255
+
+
+class Painter:
+    """Draws display-list items on a canvas whose origin is a face's trim bottom-left, y upwards, in points."""
+
+    def __init__(self, canvas: Canvas, greyscale: bool = False):
+        self.canvas = canvas
+        self.greyscale = greyscale
+        self.images: dict[Path, ImageReader] = {}
+        self.colours: dict[str, tuple[float, float, float]] = {}
+        self.paths: dict[tuple, str] = {}
+        self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
+
+    def colour(self, hex_colour: str):
+        rgb = self.colours.get(hex_colour)
+        if rgb is None:
+            r, g, b = _rgb(hex_colour)
+            if self.greyscale:
+                r = g = b = 0.299 * r + 0.587 * g + 0.114 * b
+            rgb = self.colours[hex_colour] = (r, g, b)
+        return rgb
+
+    def paint(self, items: Iterable, height: float) -> None:
+        c = self.canvas
+        runs: list[Run] = []  # consecutive runs share one text object
+        line = None  # the stroke colour, width and dash that consecutive lines share
+        for item in items:
+            if type(item) is Run:
+                runs.append(item)
+                continue
+            if runs:
+                c.addLiteral(self._text(runs, height))
+                runs = []
+            if type(item) is Line:
+                if (item.stroke, item.width, item.dash) != line:
+                    line = (item.stroke, item.width, item.dash)
+                    c.setStrokeColorRGB(*self.colour(item.stroke))
+                    c.setLineWidth(item.width * K)
+                    c.setDash([d * K for d in item.dash] if item.dash else [])
+                c.line(item.x1 * K, (height - item.y1) * K, item.x2 * K, (height - item.y2) * K)
+                continue
+            if line is not None:
+                if line[2]:
+                    c.setDash([])
+                line = None
+            if isinstance(item, Turned):
+                c.saveState()
+                c.translate(item.cx * K, (height - item.cy) * K)
+                c.rotate(-item.angle)  # clockwise on the card; PDF turns counter-clockwise
+                c.translate(-item.cx * K, -(height - item.cy) * K)
+                self.paint(item.items, height)
+                c.restoreState()
+            elif isinstance(item, Rect):
+                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+                if fill or stroke:
+                    x, y, w, h = item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K
+                    shape = ("roundRect", x, y, w, h, item.radius * K) if item.radius > 0 else ("rect", x, y, w, h)
+                    c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
+            elif isinstance(item, Ellipse):
+                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+                if fill or stroke:
+                    shape = ("ellipse", (item.cx - item.rx) * K, (height - item.cy - item.ry) * K, 2 * item.rx * K,
+                             2 * item.ry * K)
+                    c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
+            elif isinstance(item, Polygon):
+                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+                if fill or stroke:
+                    path = c.beginPath()
+                    path.moveTo(item.points[0][0] * K, (height - item.points[0][1]) * K)
+                    for px, py in item.points[1:]:
+                        path.lineTo(px * K, (height - py) * K)
+                    path.close()
+                    c.drawPath(path, stroke=stroke, fill=fill)
+            elif isinstance(item, Picture):
+                reader = self.images.get(item.path)
+                if reader is None:
+                    reader = self.images[item.path] = self._image(item.path)
+                c.drawImage(reader, item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K,
+                            mask="auto", preserveAspectRatio=True, anchor="c")
+        if runs:
+            c.addLiteral(self._text(runs, height))
+        if line is not None and line[2]:
+            c.setDash([])
+
+    def _path(self, shape: tuple) -> str:
+        """The path operators of a rectangle, rounded rectangle or ellipse, made by reportlab once per shape: the
+        same box and badge recur at the same place on every card."""
+        code = self.paths.get(shape)
+        if code is None:
+            path = PDFPathObject()
+            getattr(path, shape[0])(*shape[1:])
+            code = self.paths[shape] = path.getCode()
+        return code
+
+    def _text(self, runs: list[Run], height: float) -> str:
+        """One PDF text object for `runs`: each placed by its own text matrix, font and colour set on change."""
+        doc = self.canvas._doc
+        code = ["BT"]
+        font = colour = None
+        for run in runs:
+            face = fonts.face(run.font)
+            if run.colour != colour:
+                colour = run.colour
+                code.append(f"{fp_str(*self.colour(colour))} rg")
+            code.append(f"1 0 0 1 {fp_str(run.x * K, (height - run.y) * K)} Tm")
+            for subset, data in self._encoded(face, run.text, doc):
+                name = face.getSubsetInternalName(subset, doc)
+                if (name, run.size) != font:
+                    font = (name, run.size)
+                    code.append(f"{name} {fp_str(run.size)} Tf")
+                code.append(f"({escapePDF(data)}) Tj")
+        code.append("ET")
+        return "\n".join(code)
+
+    def _encoded(self, face, text: str, doc) -> list[tuple[int, bytes]]:
+        """`text` in the codes of the font's embedded subsets, as (subset, bytes) pieces.
+
+        reportlab gives each character a code the first time it is drawn; the codes of the first subset (the first
+        200-odd characters a document draws in a font) are remembered here, so that most text is encoded in one
+        str.translate instead of reportlab's loop over its characters.
+        """
+        known, table = self.codes.setdefault(face.fontName, (set(), {}))
+        if known.issuperset(text):
+            return [(0, text.translate(table).encode("latin-1"))]
+        pieces = face.splitString(text, doc)
+        at = 0
+        for subset, data in pieces:
+            if subset == 0:
+                for character, code in zip(text[at:at + len(data)], data):
+                    known.add(character)
+                    table[ord(character)] = code
+            at += len(data)
+        return pieces
+
+    def _image(self, path: Path) -> ImageReader:
+        """One reader per image file; in greyscale, the image's grey version (transparency kept)."""
+        if not self.greyscale:
+            return ImageReader(str(path))
+        from PIL import Image
+
+        with Image.open(path) as image:
+            grey = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
+        return ImageReader(grey)
+
+    def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
+        if fill:
+            self.canvas.setFillColorRGB(*self.colour(fill))
+        if stroke:
+            self.canvas.setStrokeColorRGB(*self.colour(stroke))
+            self.canvas.setLineWidth(width * K)
+        return int(bool(fill)), int(bool(stroke))
+
+
+class SheetWriter:
+    """Writes sheets of faces into one PDF; a face used more than once is drawn once as a form XObject."""
+
+    def __init__(self, target: Path | BinaryIO, title: str, greyscale: bool = False):
+        # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
+        initial = fonts.face("text").fontName
+        where = str(target) if isinstance(target, Path) else target  # a file, or a buffer in memory
+        self.canvas = Canvas(where, invariant=1, pageCompression=1, initialFontName=initial)
+        self.canvas.setTitle(title)
+        self.canvas.setCreator("Muster")
+        self.painter = Painter(self.canvas, greyscale)
+        self.forms: dict[tuple, str] = {}  # repeated faces by (section, index); overlays by what they hold
+        self.section = 0
+        self.uses: Mapping[int, int] = {}
+        self.pages = 0
+
+    def start_section(self, uses: Mapping[int, int]) -> None:
+        """Begin the sheets of another deck or board, whose face indices are its own. `uses` says how often each
+        face has been used so far (it may grow between sheets); a face used more than once is drawn as a form."""
+        self.section += 1
+        self.uses = uses
+
+    def sheet(self, sheet: Sheet, faces: list[Face]) -> None:
+        c = self.canvas
+        width, height = sheet.paper
+        c.setPageSize((width * K, height * K))
+        if sheet.trim is None:  # reportlab keeps a box for every later page until it is cleared
+            c.setTrimBox(None)
+            c.setBleedBox(None)
+        else:
+            x, y, w, h = sheet.trim
+            c.setBleedBox((0, 0, width * K, height * K))
+            c.setTrimBox((x * K, (height - y - h) * K, (x + w) * K, (height - y) * K))
+        for slot, index in sheet.placements:
+            face = faces[index]
+            c.saveState()
+            path = c.beginPath()
+            path.rect((slot.x - slot.left) * K, (height - slot.y - slot.h - slot.bottom) * K,
+                      (slot.w + slot.left + slot.right) * K, (slot.h + slot.top + slot.bottom) * K)
+            c.clipPath(path, stroke=0, fill=0)
+            c.translate(slot.x * K, (height - slot.y - slot.h) * K)
+            if self.uses.get(index, 0) > 1:
+                reach = 20.0  # mm around the trim: the form's box; clipping at placement decides what shows
+                c.doForm(self._form((self.section, index), f"s{self.section}f{index}", face.items, face.height,
+                                    (-reach * K, -reach * K, (face.width + reach) * K, (face.height + reach) * K)))
+            else:
+                self.painter.paint(face.items, face.height)
+            c.restoreState()
+        if sheet.overlay:  # crop marks and cut lines: every full sheet of a deck has the same
+            c.doForm(self._form((sheet.overlay, width, height), f"o{len(self.forms)}", sheet.overlay, height,
+                                (0, 0, width * K, height * K)))
+        c.showPage()
+        self.pages += 1
+
+    def _form(self, key: tuple, name: str, items: tuple, height: float, box: tuple[float, float, float, float]) -> str:
+        """The form holding `items` (painted on a face `height` mm high, within `box` in points): drawn under
+        `name` the first time `key` is asked for, and that form's name every time."""
+        known = self.forms.get(key)
+        if known is not None:
+            return known
+        self.forms[key] = name
+        self.canvas.beginForm(name, *box)
+        self.painter.paint(items, height)
+        self.canvas.endForm()
+        return name
+
+    def save(self) -> None:
+        self.canvas.save()

@@ -1,0 +1,359 @@
+"""Rulebooks typeset with reportlab's platypus into rules.pdf; imported only when a rulebook is built."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from PIL import Image as PILImage
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
+from reportlab.platypus import (CondPageBreak, Flowable, Frame, HRFlowable, Image, KeepTogether, ListFlowable, ListItem,
+                                NextPageTemplate, PageBreak, PageTemplate, Paragraph, Preformatted, Spacer, Table,
+                                TableStyle)
+from reportlab.platypus.doctemplate import BaseDocTemplate
+
+from ..core import fonts
+from ..core.errors import Location, MusterError
+from ..core.model import Game
+from ..reading.resources import confined
+from ..core.units import PAPERS, PT_PER_MM
+
+PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
+_ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
+SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
+HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
+
+
+class Book:
+    """Turns the rendered Markdown into platypus flowables and writes the PDF."""
+
+    def __init__(self, game: Game, paper: tuple[float, float]):
+
+        for name in ("text", "text-bold", "text-italic", "text-bold-italic", "display", "display-bold"):
+            fonts.face(name)
+        registerFontFamily("text", normal="text", bold="text-bold", italic="text-italic", boldItalic="text-bold-italic")
+        self.game = game
+        self.paper = paper
+        small = paper[0] < 160
+        body = 9 if small else 10
+        self.margin = 14.0 if small else 20.0  # mm
+        ink = "#1d1d1b"
+
+        def style(name, font, size, leading, **extra):
+            return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading, textColor=extra.pop("colour", ink), **extra)
+
+        self.styles = {
+            "body": style("body", "text", body, body * 1.35, spaceAfter=body * 0.6),
+            "item": style("item", "text", body, body * 1.35, spaceAfter=body * 0.25),
+            "cell": style("cell", "text", body - 1.5, (body - 1.5) * 1.25),
+            "head": style("head", "text-bold", body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
+            "code": style("code", "text", body - 1, (body - 1) * 1.3),
+            1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
+                     keepWithNext=1),
+            2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
+                     keepWithNext=1),
+            3: style("h3", "text-bold", body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
+                     keepWithNext=1),
+            "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
+            "subtitle": style("subtitle", "text-italic", body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
+                              colour="#5a574f"),
+            "toc1": style("toc1", "text-bold", body, body * 1.5),
+            "toc2": style("toc2", "text", body - 0.5, body * 1.35, leftIndent=body * 1.6),
+            "toc3": style("toc3", "text", body - 1, body * 1.3, leftIndent=body * 3.2),
+        }
+        self.numbers = [0, 0, 0]
+        self.section = ""       # the chapter under way
+        self.page_section = ""  # the first chapter that starts on the current page, which its header names
+
+    # -- inline
+
+    def inline(self, node) -> str:
+        """reportlab paragraph markup for an inline node's children."""
+        out = []
+        for child in node.children or []:
+            kind = child.type
+            if kind == "text":
+                out.append(self._icons(escape(child.content)))
+            elif kind == "softbreak":
+                out.append(" ")
+            elif kind == "hardbreak":
+                out.append("<br/>")
+            elif kind == "strong":
+                out.append(f"<b>{self.inline(child)}</b>")
+            elif kind == "em":
+                out.append(f"<i>{self.inline(child)}</i>")
+            elif kind == "code_inline":
+                out.append(f'<font name="text-bold">{escape(child.content)}</font>')
+            elif kind == "link":
+                out.append(self.inline(child))
+            elif kind == "image":
+                out.append(escape(child.attrs.get("alt", "") or child.content))
+            elif kind != "html_inline":
+                out.append(escape(child.content or ""))
+        return "".join(out)
+
+    def _icons(self, text: str) -> str:
+        def glyph(match):
+            icon = self.game.icons.get(match.group(1))
+            if icon is None:
+                raise MusterError(f"unknown icon '{match.group(1)}' in the rulebook", Location(self.game.rulebook.path))
+            if icon.image is not None:
+                return f'<img src="{escape(str(icon.image))}" width="9" height="9" valign="middle"/>'
+            colour = f' color="{icon.colour}"' if icon.colour else ""
+            return f'<font name="{icon.font}"{colour}>{escape(icon.glyph or "")}</font>'
+
+        return _ICON.sub(glyph, text)
+
+    # -- blocks
+
+    def blocks(self, nodes, width: float, text_style: str = "body") -> list:
+
+        story = []
+        for node in nodes:
+            kind = node.type
+            if kind == "heading":
+                level = int(node.tag[1])
+                # keepWithNext cannot hold a heading to a list or table that splits: never start one near the foot
+                story.append(CondPageBreak(HEADING_ROOM[min(level, 3)] * mm))
+                story.append(self.heading(level, self.inline(node.children[0])))
+            elif kind == "paragraph":
+                children = node.children[0].children or []
+                if len(children) == 1 and children[0].type == "image":
+                    story.append(self.image(children[0], width))
+                else:
+                    story.append(Paragraph(self.inline(node.children[0]), self.styles[text_style]))
+            elif kind in ("bullet_list", "ordered_list"):
+                story.append(self.listing(node, width))
+            elif kind == "table":
+                story.append(self.table(node, width))
+            elif kind == "blockquote":
+                story.append(self.example(node, width))
+            elif kind == "hr":
+                story.append(HRFlowable(width="100%", thickness=0.5, color="#9a958a", spaceBefore=4, spaceAfter=6))
+            elif kind in ("code_block", "fence"):
+                story.append(Preformatted(node.content.rstrip("\n"), self.styles["code"]))
+            elif kind == "html_block" and PAGE_BREAK.search(node.content):
+                story.append(PageBreak())
+        return story
+
+    def heading(self, level: int, markup: str):
+
+        level = min(level, 3)
+        self.numbers[level - 1] += 1
+        for deeper in range(level, 3):
+            self.numbers[deeper] = 0
+        number = ".".join(str(n) for n in self.numbers[:level])
+        paragraph = Paragraph(f"{number}&nbsp;&nbsp;{markup}", self.styles[level])
+        plain = re.sub(r"<[^>]+>", "", markup)
+        paragraph.toc = (level - 1, f"{number}  {plain}", f"section-{number}")
+        return paragraph
+
+    def listing(self, node, width: float):
+
+        items = [ListItem(self.blocks(item.children, width - 16, "item"), leftIndent=14) for item in node.children]
+        size = self.styles["body"].fontSize
+        if node.type == "ordered_list":
+            start = str(node.attrs.get("start", 1) or 1)
+            return ListFlowable(items, bulletType="1", start=start, bulletFontName="text-bold", bulletFontSize=size,
+                                leftIndent=14, spaceAfter=4)
+        return ListFlowable(items, bulletType="bullet", start="•", bulletFontName="text", bulletFontSize=size,
+                            leftIndent=14, spaceAfter=4)
+
+    def table(self, node, width: float):
+        """A table with its header rows repeated on every page it spans; a short one is kept on one page."""
+
+        rows = []
+        header_rows = 0
+        for section in node.children:
+            for row in section.children:
+                style = self.styles["head" if section.type == "thead" else "cell"]
+                rows.append([Paragraph(self.inline(cell.children[0]) if cell.children else "", style) for cell in row.children])
+                header_rows += section.type == "thead"
+        table = Table(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, header_rows - 1), "#3b3a36"),
+            ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), ["#ffffff", "#efece4"]),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.25, "#b9b4a8"),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+        ]))
+        table.spaceAfter = 8
+        return KeepTogether([table]) if len(rows) <= SHORT_TABLE else table
+
+    def column_widths(self, rows: list, width: float) -> list[float]:
+        """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
+        proportion to how much text each column holds."""
+
+        padding = 13.0  # points: the cell's left and right padding, and a little air
+        columns = max(len(r) for r in rows)
+        floors, amounts = [], []
+        for i in range(columns):
+            cells = [r[i] for r in rows if i < len(r)]
+            plain = [re.sub(r"<[^>]+>", "", c.text) for c in cells]
+            longest = max((stringWidth(w, c.style.fontName, c.style.fontSize) for c, t in zip(cells, plain)
+                           for w in t.split()), default=0.0)
+            floors.append(longest + padding)
+            amounts.append(max(len(t) for t in plain) + 4)
+        spare = width - sum(floors)
+        if spare <= 0:
+            return [width * f / sum(floors) for f in floors]
+        return [f + spare * a / sum(amounts) for f, a in zip(floors, amounts)]
+
+    def example(self, node, width: float):
+
+        box = Table([[self.blocks(node.children, width - 16)]], colWidths=[width], hAlign="LEFT")
+        box.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), "#f1eee6"),
+            ("LINEBEFORE", (0, 0), (0, -1), 2.5, "#8a8578"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 8),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+            ("TOPPADDING", (0, 0), (-1, -1), 5),
+        ]))
+        box.spaceAfter = 8
+        return box
+
+    def image(self, node, width: float):
+
+        source = node.attrs.get("src", "")
+        path = confined(self.game.root, source)
+        if not path.is_file():
+            raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path))
+        with PILImage.open(path) as picture:
+            w, h = picture.size
+        scale = min(1.0, width / w)
+        return Image(str(path), width=w * scale, height=h * scale)
+
+    # -- the document
+
+    def title_page(self) -> list:
+
+        game = self.game
+        story = [Spacer(1, self.paper[1] * PT_PER_MM * 0.16), Paragraph(escape(game.title), self.styles["title"])]
+        if game.summary:
+            story.append(Paragraph(escape(game.summary), self.styles["subtitle"]))
+        story.append(Paragraph("<b>Players:</b> " + escape(str(game.players)), self.styles["body"]))
+        story.append(Paragraph("<b>Components</b>", self.styles["body"]))
+        parts = [f"{deck.name}: {deck.total} {('card' if deck.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')}"
+                 for deck in game.decks.values()]
+        parts += [f"{board.name} ({board.size[0]:.0f} × {board.size[1]:.0f} mm)" for board in game.boards.values()]
+        story += [Paragraph("•&nbsp;&nbsp;" + escape(part), self.styles["item"]) for part in parts]
+        return story
+
+    def build(self, text: str, target: Path) -> int:
+
+        page = (self.paper[0] * mm, self.paper[1] * mm)
+        margin = self.margin * mm
+        frame_width = page[0] - 2 * margin
+        book = self
+        pages = [0]
+        found: dict[str, int] = {}  # heading key -> the page it landed on
+
+        class Document(BaseDocTemplate):
+            def afterPage(self):
+                book.page_section = ""
+
+            def afterFlowable(self, flowable):
+                entry = getattr(flowable, "toc", None)
+                if entry:
+                    level, title, key = entry
+                    self.canv.bookmarkPage(key)
+                    self.canv.addOutlineEntry(title, key, level=level, closed=level > 0)
+                    found[key] = self.page
+                    if level == 0:
+                        book.section = title
+                        book.page_section = book.page_section or title
+
+            def _endBuild(self):
+                # The contents' page numbers are forms drawn before their pages were known: fill them in now,
+                # after the last page and before saving, so that one typesetting pass is enough.
+                self._doSave = 0
+                super()._endBuild()
+                for line in contents:
+                    line.fill(self.canv, found.get(line.key))
+                self.canv.save()
+
+        def count(canvas, document):
+            pages[0] = document.page
+
+        def furniture(canvas, document):
+            canvas.saveState()
+            canvas.setFont("text", 7.5)
+            canvas.setFillColor("#5a574f")
+            top = page[1] - margin * 0.55
+            canvas.drawString(margin, top, book.game.title)
+            canvas.drawRightString(page[0] - margin, top, book.page_section or book.section)
+            canvas.setStrokeColor("#b9b4a8")
+            canvas.setLineWidth(0.4)
+            canvas.line(margin, top - 3, page[0] - margin, top - 3)
+            canvas.drawCentredString(page[0] / 2, margin * 0.45, str(document.page))
+            canvas.restoreState()
+            count(canvas, document)
+
+        document = Document(str(target), pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
+                            bottomMargin=margin, title=f"{self.game.title}: rules", creator="Muster",
+                            invariant=1, initialFontName="text")
+        frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body")
+        document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
+                                   PageTemplate("content", [frame], onPageEnd=furniture)])
+        tree = SyntaxTreeNode(MarkdownIt("commonmark").enable("table").parse(text))
+        self.numbers, self.section, self.page_section = [0, 0, 0], "", ""
+        body = self.blocks(tree.children, frame_width)
+        contents = [ContentsLine(*flowable.toc, self.styles[f"toc{flowable.toc[0] + 1}"])
+                    for flowable in body if getattr(flowable, "toc", None)]
+        story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
+                                     *contents, PageBreak()] + body
+        document.build(story)
+        return pages[0]
+
+
+class ContentsLine(Flowable):
+    """One line of the contents: the heading, dot leaders, and its page number, a form filled in at the end."""
+
+    NUMBER_WIDTH = 24.0  # points
+
+    def __init__(self, level: int, title: str, key: str, style):
+        super().__init__()
+        self.level, self.title, self.key, self.style = level, title, key, style
+
+    def wrap(self, available_width, available_height):
+        self.width = available_width
+        return available_width, self.style.leading
+
+    def draw(self):
+        c, style = self.canv, self.style
+        size = style.fontSize
+        room = self.width - style.leftIndent - self.NUMBER_WIDTH - 6
+        while c.stringWidth(self.title, style.fontName, size) > room and size > 6:
+            size -= 0.25
+        baseline = (style.leading - size) / 2 + size * 0.22
+        c.setFont(style.fontName, size)
+        c.setFillColor(style.textColor)
+        c.drawString(style.leftIndent, baseline, self.title)
+        start = style.leftIndent + c.stringWidth(self.title, style.fontName, size) + 4
+        dot = c.stringWidth(" .", "text", size)
+        c.setFont("text", size)
+        c.drawRightString(self.width - self.NUMBER_WIDTH - 2, baseline, " ." * max(0, int((self.width - self.NUMBER_WIDTH - 2 - start) / dot)))
+        c.saveState()
+        c.translate(self.width - self.NUMBER_WIDTH, baseline)
+        c.doForm(f"contents-{self.key}")
+        c.restoreState()
+        c.linkRect("", self.key, (0, 0, self.width, style.leading), relative=1, thickness=0)
+
+    def fill(self, canvas, page: int | None) -> None:
+        canvas.beginForm(f"contents-{self.key}", 0, -self.style.fontSize, self.NUMBER_WIDTH, self.style.fontSize)
+        canvas.setFont(self.style.fontName, self.style.fontSize)
+        canvas.setFillColor(self.style.textColor)
+        canvas.drawRightString(self.NUMBER_WIDTH, 0, "" if page is None else str(page))
+        canvas.endForm()
+
+
+
+def write_rulebook(game: Game, text: str, target: Path, paper: str) -> int:
+    """Typesets the rulebook into `target`; returns the number of pages."""
+    return Book(game, PAPERS[paper]).build(text, target)
