@@ -7,7 +7,7 @@ from typing import Callable
 
 from ..layout.boards import lay_out_board
 from ..imposition.booklet import impose_booklet
-from ..core.errors import Finding, GameInvalid
+from ..core.errors import Finding, GameInvalid, has_errors
 from ..imposition.imposition import TILE_MARGIN
 from ..layout.layout import CALIBRATION, lay_out_batches, lay_out_cards
 from ..core.model import Board, Game
@@ -23,7 +23,7 @@ from ..checking.validation import check_data
 def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
     """All findings for a game: its data, its rules, and every card laid out with its layouts."""
     findings = check_data(game)
-    if not any(f.severity == "error" for f in findings):
+    if not has_errors(findings):
         for deck in game.decks.values():
             findings.extend(lay_out_cards(game, deck, bleed).findings)
         for board in game.boards.values():
@@ -36,7 +36,7 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     """Every document of `game` into out/<game id>/, then its manifest. Nothing is written if validation fails.
     (pipeline.build_forked does the same in two processes.)"""
     findings = check_data(game)
-    if any(f.severity == "error" for f in findings):
+    if has_errors(findings):
         raise GameInvalid(findings)
     plan = plan_of(game)
     staging = Staging(out / game.id)
@@ -60,7 +60,7 @@ def other_documents(game: Game, path: Callable[[str], Path], options: Options
     boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
     rules = render_text(game) if game.rulebook else None
     findings = [f for _, fs in boards.values() for f in fs] + (rules.findings if rules else [])
-    if any(f.severity == "error" for f in findings):
+    if has_errors(findings):
         return [], [], findings
     prints = []
     for stem in dict.fromkeys(board.file for board in game.boards.values()):

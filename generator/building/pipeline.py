@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterator
 
 from ..core.display import DeckFaces, pack, unpack
-from ..core.errors import MusterError
+from ..core.errors import MusterError, has_errors
 from ..core.options import Options
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def _child(root: Path, folder: Path, options: Options, stream: BinaryIO, fonts_s
 
         game = load_game(root, options.variants)
         findings = check_data(game)
-        if any(f.severity == "error" for f in findings):
+        if has_errors(findings):
             raise GameInvalid(findings)
         layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
         layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from ..reading.resources import atomic_target
+from ..core.files import atomic_target, atomic_write
 
 
 class Staging:
@@ -48,9 +48,8 @@ class Staging:
                 (self.folder / name).unlink(missing_ok=True)
         self.pending = []
         self.created = False
-        target = atomic_target(self.folder / "manifest.json")
-        target.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(target, self.folder / "manifest.json")
+        with atomic_write(self.folder / "manifest.json") as target:
+            target.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
     def discard(self) -> None:
         for temporary, _ in self.pending:

@@ -11,7 +11,7 @@ import typer
 
 from . import console
 from .app import Duplex, Paper, app
-from ..core.errors import MusterError
+from ..core.errors import MusterError, has_errors
 
 
 @app.command()
@@ -105,7 +105,7 @@ def watch(
                     continue
                 for finding in findings:
                     typer.echo(f"[{stamp}] {finding}")
-                if not any(f.severity == "error" for f in findings):
+                if not has_errors(findings):
                     outcome = build_one(root, out, Options())
                     for line in outcome.errors:
                         typer.echo(f"[{stamp}] {line}", err=True)

@@ -10,7 +10,7 @@ import typer
 
 from . import console
 from .app import Format, app
-from ..core.errors import MusterError
+from ..core.errors import MusterError, has_errors
 
 
 @app.command()
@@ -49,7 +49,7 @@ def validate(
         warnings = len(findings) - errors
         errors += unreadable
         typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
-    raise typer.Exit(2 if unreadable else 1 if any(f.severity == "error" for f in findings) else 0)
+    raise typer.Exit(2 if unreadable else 1 if has_errors(findings) else 0)
 
 
 @app.command("list")

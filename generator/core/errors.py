@@ -1,7 +1,13 @@
-"""Where things come from, what is wrong with them, and the one exception type the CLI catches."""
+"""Where things come from, what is wrong with them, and the one exception type every stage raises.
+
+A problem has one route: code that finds one raises MusterError (with the field and a stable code when it knows
+them); the stage that can go on after it catches it at one boundary and keeps it as a Finding; the command line
+prints findings, and turns a MusterError nobody caught into one line and exit 2.
+"""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -38,6 +44,8 @@ class Finding:
     where: Location | None
     field: str
     message: str
+    code: str = ""  # stable and short ("unknown-key", "deck-size"): what tests and tools match, never the wording
+    related: Location | None = None  # another place the finding concerns (the first of two duplicates, say)
 
     def __str__(self) -> str:
         place = f"{self.where}: " if self.where else ""
@@ -51,17 +59,25 @@ class Finding:
             "line": self.where.line if self.where else None,
             "column": self.where.column if self.where else None,
             "field": self.field,
+            "code": self.code,
             "message": self.message,
+            **({"related": str(self.related)} if self.related else {}),
         }
 
 
 class MusterError(Exception):
     """An input Muster cannot use at all; the CLI prints it as one line and exits 2."""
 
-    def __init__(self, message: str, where: Location | None = None):
+    def __init__(self, message: str, where: Location | None = None, field: str = "", code: str = ""):
         super().__init__(message)
         self.where = where
         self.message = message
+        self.field = field
+        self.code = code
+
+    def finding(self, severity: str = "error", where: Location | None = None, field: str = "") -> Finding:
+        """This problem kept as a finding; `where` and `field` stand in for what the raiser did not know."""
+        return Finding(severity, self.where or where, self.field or field, self.message, self.code)
 
     def __str__(self) -> str:
         return f"{self.where}: error: {self.message}" if self.where else f"error: {self.message}"
@@ -76,3 +92,13 @@ class GameInvalid(MusterError):
 
     def __reduce__(self):  # pickled whole, so that a second process can report it
         return GameInvalid, (self.findings,)
+
+
+def has_errors(findings) -> bool:
+    return any(f.severity == "error" for f in findings)
+
+
+def did_you_mean(word, choices, otherwise: str = "") -> str:
+    """" (did you mean 'x'?)" for the choice closest to `word`; `otherwise` when none is close."""
+    hint = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
+    return f" (did you mean '{hint[0]}'?)" if hint else otherwise

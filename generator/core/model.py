@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -38,6 +39,16 @@ class Vocabulary:
     @property
     def single_letters(self) -> bool:
         return all(len(code) == 1 for code in self.terms)
+
+    def split(self, text: str) -> list[str]:
+        """The codes and aliases a codes string is written with: 'E W', 'E,W', or 'EW' when every code is one
+        letter; a whole alias or code stays whole."""
+        text = text.strip()
+        if self.expand(text) is not None:
+            return [text]
+        if self.single_letters and not re.search(r"[\s,]", text):
+            return list(text)
+        return [part for part in re.split(r"[\s,]+", text) if part]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..core.display import Face
-from ..core.errors import GameInvalid, MusterError
+from ..core.errors import GameInvalid, MusterError, has_errors
 from ..core.units import CARD_SIZES, PT_PER_MM, parse_length
 
 K = PT_PER_MM
@@ -108,11 +108,11 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
         # the card decks; a game of counters alone (the grid battle) exports its counters
         decks = [deck for deck in game.decks.values() if deck.component == "cards"] or list(game.decks.values())
     findings = check_data(game)
-    if any(f.severity == "error" for f in findings):
+    if has_errors(findings):
         raise GameInvalid(findings)
     laid = {deck.id: lay_out_cards(game, deck, bleed, warnings=False) for deck in decks}
     findings += [f for deck in laid.values() for f in deck.findings]
-    if any(f.severity == "error" for f in findings):
+    if has_errors(findings):
         raise GameInvalid(findings)
     return game, decks, laid
 

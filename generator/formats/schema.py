@@ -11,7 +11,6 @@ against vocabularies in the generic deck schema, rules, deck sizes, text that do
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from ..reading.loading import (
     TERM_KEYS, TRAIT_KEYS, VARIANT_KEYS, VOCABULARY_KEYS, YEAR_FROM,
 )
 from ..core.model import TRAIT_KINDS, Game, Trait, Vocabulary
-from ..reading.resources import atomic_target
+from ..core.files import atomic_write
 from ..core.units import CARD_SIZES, MM_PER
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -354,11 +353,7 @@ def write_schemas(out: Path, game: Game | None = None) -> list[Path]:
     written = []
     for name, schema in schemas.items():
         target = out / name
-        temporary = atomic_target(target)
-        try:
+        with atomic_write(target) as temporary:
             temporary.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-            os.replace(temporary, target)
-        finally:
-            temporary.unlink(missing_ok=True)
         written.append(target)
     return written

@@ -10,9 +10,7 @@ that importing the export gives the same cards.
 from __future__ import annotations
 
 import csv
-import difflib
 import io
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,10 +18,10 @@ from typing import Any
 
 import yaml
 
-from ..core.errors import Finding, Location, MusterError, display_path
+from ..core.errors import Finding, Location, MusterError, did_you_mean, display_path
 from ..reading.loading import MAX_COUNT, RESERVED_CARD_KEYS, describe, parse_trait
 from ..core.model import Game, Trait
-from ..reading.resources import atomic_target
+from ..core.files import atomic_write
 from ..reading.sourcemap import Map, Seq, load_yaml
 
 SUFFIXES = (".csv", ".tsv", ".xlsx")
@@ -208,8 +206,7 @@ def _columns(sheet: Sheet, game: Game, findings: list[Finding]) -> dict[int, str
         name = _cell_text(cell).strip()
         key = by_name.get(name.casefold())
         if key is None:
-            hint = difflib.get_close_matches(name, keys, n=1)
-            suffix = f" (did you mean '{hint[0]}'?)" if hint else f" (expected one of: {', '.join(keys)})"
+            suffix = did_you_mean(name, keys, f" (expected one of: {', '.join(keys)})")
             findings.append(Finding("error", Location(sheet.path, sheet.header_row, column), name,
                                     f"unknown column '{name}'{suffix}"))
         elif key in columns.values():
@@ -249,7 +246,7 @@ def _typed(key: str, cell, game: Game):
     elif trait.kind == "year_from":
         value = int(text) if _INTEGER.match(text) else text
     elif trait.kind == "codes":
-        value = [] if text == EMPTY_LIST else _code_parts(text, game.vocabularies[trait.vocabulary])
+        value = [] if text == EMPTY_LIST else game.vocabularies[trait.vocabulary].split(text)
     else:
         value = text
     parsed = parse_trait(trait, value, dict(game.vocabularies))
@@ -263,15 +260,6 @@ def _boolean(text: str):
     if word in _FALSE:
         return False
     return ValueError(f"expected true or false, got {describe(text.strip())}")
-
-
-def _code_parts(text: str, vocabulary) -> list[str]:
-    """The codes (and aliases) as written, split as the loader splits a codes string: 'EW' -> [E, W]."""
-    if vocabulary.expand(text) is not None:
-        return [text]
-    if vocabulary.single_letters and not re.search(r"[\s,]", text):
-        return list(text)
-    return [part for part in re.split(r"[\s,]+", text) if part]
 
 
 # --- cards into a deck file ------------------------------------------------------------------------------------
@@ -313,12 +301,8 @@ def deck_yaml(cards: list[dict], comment: str = "") -> tuple[str, list[int]]:
 
 def write_text(path: Path, text: str) -> None:
     """Writes `text` to `path` atomically: a temporary file beside it, renamed into place when complete."""
-    temporary = atomic_target(path)
-    try:
+    with atomic_write(path) as temporary:
         temporary.write_text(text, encoding="utf-8", newline="\n")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 @dataclass
@@ -371,9 +355,8 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
 
 def _deck(game: Game, deck_id: str):
     if deck_id not in game.decks:
-        hint = difflib.get_close_matches(deck_id, list(game.decks), n=1)
         raise MusterError(f"game '{game.id}' has no deck '{deck_id}'"
-                          + (f" (did you mean '{hint[0]}'?)" if hint else f" (its decks: {', '.join(game.decks)})"))
+                          + did_you_mean(deck_id, game.decks, f" (its decks: {', '.join(game.decks)})"))
     return game.decks[deck_id]
 
 
@@ -468,9 +451,5 @@ def write_xlsx(header: list[str], rows: list[list[Any]], output: Path, title: st
     for column, name in enumerate(header, 1):
         widest = max([len(name)] + [len(str(row[column - 1])) for row in rows if row[column - 1] is not None])
         sheet.column_dimensions[get_column_letter(column)].width = min(60, max(6, widest + 2))
-    temporary = atomic_target(Path(output))
-    try:
+    with atomic_write(Path(output)) as temporary:
         book.save(temporary)
-        os.replace(temporary, output)
-    finally:
-        temporary.unlink(missing_ok=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import time
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from ..core import fonts
 from . import sandbox, typeset
 from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
 from ..core.display import DeckFaces, Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
-from ..core.errors import Finding, Location, MusterError
+from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..reading.loading import COLOUR
 from ..core.model import Card, Deck, Game
 from ..core.bundle import layouts_dir
@@ -120,10 +119,8 @@ def read_layout(path: Path) -> Layout:
         allowed = {**COMMON, **FIELDS[kind]}
         for key in raw:
             if key not in allowed:
-                hint = difflib.get_close_matches(str(key), list(allowed), n=1)
-                raise LayoutError(
-                    f"elements[{index}]: unknown key '{key}' for a {kind}" + (f" (did you mean '{hint[0]}'?)" if hint else ""),
-                    raw.key_where[key])
+                raise LayoutError(f"elements[{index}]: unknown key '{key}' for a {kind}{did_you_mean(key, allowed)}",
+                                  raw.key_where[key])
         for key in REQUIRED[kind]:
             if key not in raw:
                 raise LayoutError(f"elements[{index}]: a {kind} needs '{key}'", where)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from dataclasses import replace
@@ -10,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..layout import sandbox
-from ..core.errors import Finding, Location, MusterError
+from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.geometry import cell_index, grid_extent
 from ..core.model import (
     TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Rulebook, Term, Trait, Variant, Vocabulary,
@@ -89,8 +88,7 @@ class Reader:
         allowed = list(allowed)
         for key in data:
             if key not in allowed:
-                hint = difflib.get_close_matches(str(key), allowed, n=1)
-                suffix = f" (did you mean '{hint[0]}'?)" if hint else f" (expected one of: {', '.join(allowed)})"
+                suffix = did_you_mean(key, allowed, f" (expected one of: {', '.join(allowed)})")
                 self.error(data.key_where[key], join(field, key), f"unknown key '{key}'{suffix}")
         for key in required:
             if key not in data:
@@ -162,8 +160,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     rulebook = _rulebook(reader, data, root)
     for name in variants:
         if name not in game_variants:
-            hint = difflib.get_close_matches(name, list(game_variants), n=1)
-            raise MusterError(f"game has no variant '{name}'" + (f" (did you mean '{hint[0]}'?)" if hint else ""), where)
+            raise MusterError(f"game has no variant '{name}'{did_you_mean(name, game_variants)}", where)
     enabled = [v for v in game_variants.values() if v.enabled or v.name in variants]
     if enabled:
         decks = {deck_id: _patched(deck, enabled) for deck_id, deck in decks.items()}
@@ -286,9 +283,8 @@ def _traits(reader: Reader, data: Map, vocabularies: dict) -> dict[str, Trait]:
         vocabulary = body.get("vocabulary")
         if kind in ("code", "codes"):
             if vocabulary not in vocabularies:
-                hint = difflib.get_close_matches(str(vocabulary), list(vocabularies), n=1)
                 reader.error(at(body, "vocabulary"), join(field, "vocabulary"),
-                             f"unknown vocabulary {vocabulary!r}" + (f" (did you mean '{hint[0]}'?)" if hint else ""))
+                             f"unknown vocabulary {vocabulary!r}{did_you_mean(vocabulary, vocabularies)}")
                 continue
         elif vocabulary is not None:
             reader.error(at(body, "vocabulary"), join(field, "vocabulary"), f"a {kind} trait has no vocabulary")
@@ -509,13 +505,7 @@ def parse_codes(value, vocabulary: Vocabulary, trait: Trait):
     if isinstance(value, list):
         parts = [str(v) for v in value]
     elif isinstance(value, (str, int)) and not isinstance(value, bool):
-        text = str(value).strip()
-        if vocabulary.expand(text) is not None:
-            parts = [text]
-        elif vocabulary.single_letters and not re.search(r"[\s,]", text):
-            parts = list(text)
-        else:
-            parts = [p for p in re.split(r"[\s,]+", text) if p]
+        parts = vocabulary.split(str(value))
     else:
         return ValueError(f"expected codes of {vocabulary.name}, got {describe(value)}")
     codes: list[str] = []
@@ -549,9 +539,8 @@ def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict:
     result = {}
     for key, values in raw.items():
         if key not in traits and key not in ("title", "id", "designed"):
-            hint = difflib.get_close_matches(str(key), list(traits), n=1)
             reader.error(raw.key_where[key], join(join(field, "when"), key),
-                         f"unknown trait '{key}'" + (f" (did you mean '{hint[0]}'?)" if hint else ""))
+                         f"unknown trait '{key}'{did_you_mean(key, traits)}")
             continue
         result[key] = tuple(str(v) for v in values) if isinstance(values, list) else (str(values),)
     return result

@@ -1,11 +1,8 @@
-"""Where the bundled games, layouts and fonts are, the rule that keeps every path inside its folder, and how
-Muster writes a file so that it is never seen half-written."""
+"""Paths a game names: kept inside their folder, games found by name, images checked before anything reads them."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -66,14 +63,3 @@ def image_problem(path: Path) -> str | None:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         return f"not a readable image ({type(exc).__name__})"
     return None
-
-
-def atomic_target(final: Path) -> Path:
-    """A temporary file beside `final`, to be renamed over it once complete."""
-    final.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-    os.close(handle)
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(name, 0o666 & ~mask)  # mkstemp makes files private; outputs are ordinary files
-    return Path(name)

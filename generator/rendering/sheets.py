@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from .. import __version__
 from ..building.cache import input_key
-from ..core.errors import Finding, GameInvalid, MusterError
+from ..core.errors import Finding, GameInvalid, MusterError, has_errors
 from ..imposition.imposition import grid, sheets, tiles
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
@@ -127,7 +127,7 @@ def in_order(decks: list[Built], boards: list[Built], rules: list[Built]) -> lis
 
 def finish(plan: Plan, staging: Staging, built: list[Built], findings: list[Finding], options: Options) -> None:
     """The staged files committed with their manifest, unless the findings hold an error."""
-    if any(f.severity == "error" for f in findings):
+    if has_errors(findings):
         raise GameInvalid(findings)
     staging.commit(manifest(plan, built, options))
 
