@@ -14,10 +14,8 @@ from typer.testing import CliRunner
 
 from conftest import GAME_YAML, REPO
 from generator.building.documents import Options, build_game
-from generator.formats.exports import (
-    TTS_CARDS_PER_SHEET, TTS_MAX_PIXELS, export_pdf, export_png, export_tts, png_size, run_export,
-    size_table, tts_chunks, tts_grid,
-)
+from generator.formats.exports import export_pdf, export_png, png_size, run_export, size_table
+from generator.formats.tts import TTS_CARDS_PER_SHEET, TTS_MAX_PIXELS, export_tts, tts_chunks, tts_grid
 from generator.cli.app import export_app
 from generator.imposition.imposition import grid
 from generator.reading.loading import load_game

@@ -11,9 +11,8 @@ import typer
 from . import console
 from .app import export_app
 from ..core.errors import GameInvalid, MusterError
-from ..formats.exports import (
-    DEFAULT_DPI, MAX_DPI, MIN_DPI, TTS_LAYOUT_BLEED, export_pdf, export_png, export_tts, run_export,
-)
+from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
+from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
 
 
 _GAME = typer.Argument(..., help="A game folder or the name of a bundled game.")

@@ -1,0 +1,84 @@
+"""Faces as pages of their own and as pixels: each face drawn by the renderer onto a page of the card and its
+bleed (for print shops' PDFs), and such pages rasterised by pdfium at an exact pixel size (for PNGs)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Iterator
+
+from ..core.display import Face
+
+
+def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
+                     bleed: float, reach: float | None = None, boxes: bool = False) -> None:
+    """A PDF with one page per face index: the trim and `bleed` mm around it, the face drawn by the renderer.
+
+    `reach` is how far the face may show past the trim (default `bleed`); more than `bleed` lets backgrounds run
+    past the page's edge, so that the edge pixels of a raster are fully covered. With `boxes` each page gets
+    BleedBox = MediaBox and TrimBox = the card's trim, for print shops.
+    """
+    from ..imposition.imposition import Sheet, Slot  # reportlab: imported when an export runs, not for --help
+    from .render import SheetWriter
+
+    reach = bleed if reach is None else reach
+    w, h = size
+    paper = (w + 2 * bleed, h + 2 * bleed)
+    slot = Slot(bleed, bleed, w, h, reach, reach, reach, reach)
+    writer = SheetWriter(target, title)
+    writer.start_section({})
+    trim = (bleed, bleed, w, h) if boxes else None
+    for index in indices:
+        writer.sheet(Sheet("front", paper, ((slot, index),), trim=trim), faces)
+    writer.save()
+
+
+class Raster:
+    """The pages of a PDF rasterised by pdfium, each stretched to an exact pixel size."""
+
+    def __init__(self, pdf: bytes):
+        import pypdfium2 as pdfium
+
+        self.document = pdfium.PdfDocument(pdf)
+
+    def image(self, page_index: int, width: int, height: int):
+        """An RGB image of `width` x `height` pixels showing the whole page on white."""
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as pdfium_c
+
+        page = self.document[page_index]
+        try:
+            bitmap = pdfium.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
+            bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
+            pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0,
+                                           pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)
+            return bitmap.to_pil().convert("RGB")  # a copy: the bitmap's buffer goes with the bitmap
+        finally:
+            page.close()
+
+    def close(self) -> None:
+        self.document.close()
+
+
+def png_bytes(image, dpi: int) -> bytes:
+    """PNG with the resolution recorded (pHYs); the same pixels always give the same bytes."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=6)
+    return buffer.getvalue()
+
+
+def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]], size: tuple[float, float],
+                    bleed: float, reach: float, title: str) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
+    """((face index, pixel size), image) for each face index at each pixel size asked for, one at a time (a
+    deck at 1200 dpi does not fit in memory as images). The faces are drawn into a PDF in memory, then pdfium
+    rasterises its pages: nothing is written outside the output folder."""
+    order = sorted(wanted)
+    buffer = io.BytesIO()
+    write_face_pages(buffer, title, faces, order, size, bleed, reach)
+    raster = Raster(buffer.getvalue())
+    try:
+        for page, index in enumerate(order):
+            for px in dict.fromkeys(wanted[index]):
+                yield (index, px), raster.image(page, *px)
+    finally:
+        raster.close()
