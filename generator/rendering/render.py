@@ -16,7 +16,6 @@ from ..core.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Tur
 from ..imposition.imposition import Sheet
 from ..core.units import PT_PER_MM
 
-K = PT_PER_MM
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
 
@@ -64,9 +63,10 @@ class Painter:
                 if (item.stroke, item.width, item.dash) != line:
                     line = (item.stroke, item.width, item.dash)
                     c.setStrokeColorRGB(*self.colour(item.stroke))
-                    c.setLineWidth(item.width * K)
-                    c.setDash([d * K for d in item.dash] if item.dash else [])
-                c.line(item.x1 * K, (height - item.y1) * K, item.x2 * K, (height - item.y2) * K)
+                    c.setLineWidth(item.width * PT_PER_MM)
+                    c.setDash([d * PT_PER_MM for d in item.dash] if item.dash else [])
+                c.line(item.x1 * PT_PER_MM, (height - item.y1) * PT_PER_MM,
+                       item.x2 * PT_PER_MM, (height - item.y2) * PT_PER_MM)
                 continue
             if line is not None:
                 if line[2]:
@@ -74,38 +74,40 @@ class Painter:
                 line = None
             if isinstance(item, Turned):
                 c.saveState()
-                c.translate(item.cx * K, (height - item.cy) * K)
+                c.translate(item.cx * PT_PER_MM, (height - item.cy) * PT_PER_MM)
                 c.rotate(-item.angle)  # clockwise on the card; PDF turns counter-clockwise
-                c.translate(-item.cx * K, -(height - item.cy) * K)
+                c.translate(-item.cx * PT_PER_MM, -(height - item.cy) * PT_PER_MM)
                 self.paint(item.items, height)
                 c.restoreState()
             elif isinstance(item, Rect):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
-                    x, y, w, h = item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K
-                    shape = ("roundRect", x, y, w, h, item.radius * K) if item.radius > 0 else ("rect", x, y, w, h)
+                    x, y = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM
+                    w, h = item.w * PT_PER_MM, item.h * PT_PER_MM
+                    radius = item.radius * PT_PER_MM
+                    shape = ("roundRect", x, y, w, h, radius) if item.radius > 0 else ("rect", x, y, w, h)
                     c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
             elif isinstance(item, Ellipse):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
-                    shape = ("ellipse", (item.cx - item.rx) * K, (height - item.cy - item.ry) * K, 2 * item.rx * K,
-                             2 * item.ry * K)
+                    shape = ("ellipse", (item.cx - item.rx) * PT_PER_MM, (height - item.cy - item.ry) * PT_PER_MM,
+                             2 * item.rx * PT_PER_MM, 2 * item.ry * PT_PER_MM)
                     c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
             elif isinstance(item, Polygon):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
                     path = c.beginPath()
-                    path.moveTo(item.points[0][0] * K, (height - item.points[0][1]) * K)
+                    path.moveTo(item.points[0][0] * PT_PER_MM, (height - item.points[0][1]) * PT_PER_MM)
                     for px, py in item.points[1:]:
-                        path.lineTo(px * K, (height - py) * K)
+                        path.lineTo(px * PT_PER_MM, (height - py) * PT_PER_MM)
                     path.close()
                     c.drawPath(path, stroke=stroke, fill=fill)
             elif isinstance(item, Picture):
                 reader = self.images.get(item.path)
                 if reader is None:
                     reader = self.images[item.path] = self._image(item.path)
-                c.drawImage(reader, item.x * K, (height - item.y - item.h) * K, item.w * K, item.h * K,
-                            mask="auto", preserveAspectRatio=True, anchor="c")
+                c.drawImage(reader, item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM,
+                            item.w * PT_PER_MM, item.h * PT_PER_MM, mask="auto", preserveAspectRatio=True, anchor="c")
         if runs:
             c.addLiteral(self._text(runs, height))
         if line is not None and line[2]:
@@ -131,7 +133,7 @@ class Painter:
             if run.colour != colour:
                 colour = run.colour
                 code.append(f"{fp_str(*self.colour(colour))} rg")
-            code.append(f"1 0 0 1 {fp_str(run.x * K, (height - run.y) * K)} Tm")
+            code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
             for subset, data in self._encoded(face, run.text, doc):
                 name = face.getSubsetInternalName(subset, doc)
                 if (name, run.size) != font:
@@ -176,7 +178,7 @@ class Painter:
             self.canvas.setFillColorRGB(*self.colour(fill))
         if stroke:
             self.canvas.setStrokeColorRGB(*self.colour(stroke))
-            self.canvas.setLineWidth(width * K)
+            self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
 
 
@@ -205,32 +207,33 @@ class SheetWriter:
     def sheet(self, sheet: Sheet, faces: list[Face]) -> None:
         c = self.canvas
         width, height = sheet.paper
-        c.setPageSize((width * K, height * K))
+        c.setPageSize((width * PT_PER_MM, height * PT_PER_MM))
         if sheet.trim is None:  # reportlab keeps a box for every later page until it is cleared
             c.setTrimBox(None)
             c.setBleedBox(None)
         else:
             x, y, w, h = sheet.trim
-            c.setBleedBox((0, 0, width * K, height * K))
-            c.setTrimBox((x * K, (height - y - h) * K, (x + w) * K, (height - y) * K))
+            c.setBleedBox((0, 0, width * PT_PER_MM, height * PT_PER_MM))
+            c.setTrimBox((x * PT_PER_MM, (height - y - h) * PT_PER_MM, (x + w) * PT_PER_MM, (height - y) * PT_PER_MM))
         for slot, index in sheet.placements:
             face = faces[index]
             c.saveState()
             path = c.beginPath()
-            path.rect((slot.x - slot.left) * K, (height - slot.y - slot.h - slot.bottom) * K,
-                      (slot.w + slot.left + slot.right) * K, (slot.h + slot.top + slot.bottom) * K)
+            path.rect((slot.x - slot.left) * PT_PER_MM, (height - slot.y - slot.h - slot.bottom) * PT_PER_MM,
+                      (slot.w + slot.left + slot.right) * PT_PER_MM, (slot.h + slot.top + slot.bottom) * PT_PER_MM)
             c.clipPath(path, stroke=0, fill=0)
-            c.translate(slot.x * K, (height - slot.y - slot.h) * K)
+            c.translate(slot.x * PT_PER_MM, (height - slot.y - slot.h) * PT_PER_MM)
             if self.uses.get(index, 0) > 1:
                 reach = 20.0  # mm around the trim: the form's box; clipping at placement decides what shows
                 c.doForm(self._form((self.section, index), f"s{self.section}f{index}", face.items, face.height,
-                                    (-reach * K, -reach * K, (face.width + reach) * K, (face.height + reach) * K)))
+                                    (-reach * PT_PER_MM, -reach * PT_PER_MM,
+                                     (face.width + reach) * PT_PER_MM, (face.height + reach) * PT_PER_MM)))
             else:
                 self.painter.paint(face.items, face.height)
             c.restoreState()
         if sheet.overlay:  # crop marks and cut lines: every full sheet of a deck has the same
             c.doForm(self._form((sheet.overlay, width, height), f"o{len(self.forms)}", sheet.overlay, height,
-                                (0, 0, width * K, height * K)))
+                                (0, 0, width * PT_PER_MM, height * PT_PER_MM)))
         c.showPage()
         self.pages += 1
 
