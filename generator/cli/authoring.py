@@ -19,9 +19,9 @@ from ..core.errors import MusterError
 
 @app.command("new")
 def new_game(
-    name: str = typer.Argument(..., help="The game's name and folder: lower case letters, digits and dashes (my-game).", show_default=False),
-    directory: Path = typer.Option(Path("."), "--dir", help="The folder to create the game's folder in.  [default: the current folder]", show_default=False),
-    title: Optional[str] = typer.Option(None, "--title", help="The game's title.  [default: the name, capitalised]", show_default=False),
+    name: str = typer.Argument(..., metavar="NAME", help="The game's name and folder: lower case letters, digits and dashes (my-game).", show_default=False),
+    directory: Path = typer.Option(Path("."), "--dir", metavar="DIR", help="The folder to create the game's folder in.  [default: the current folder]", show_default=False),
+    title: Optional[str] = typer.Option(None, "--title", metavar="TEXT", help="The game's title.  [default: the name, capitalised]", show_default=False),
 ) -> None:
     """Create a small working game folder to start from: game.yaml, a deck of 6 cards, a face and a back
     layout, a rulebook and a README.md explaining each file. An existing folder is never overwritten."""
@@ -41,11 +41,11 @@ def new_game(
 
 @app.command("import")
 def import_cards(
-    source: Path = typer.Argument(..., help="The sheet: .csv, .tsv or .xlsx; a header row naming the keys, one card a row.", show_default=False),
-    game: str = typer.Option(..., "--game", "-g", help="The game folder (or bundled game) whose traits type the cells.", show_default=False),
-    deck: str = typer.Option(..., "--deck", "-d", help="The deck of game.yaml the cards are for.", show_default=False),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Deck file to write.  [default: the deck's file in game.yaml]", show_default=False),
-    sheet: Optional[str] = typer.Option(None, "--sheet", help="The worksheet of an .xlsx file.  [default: the first]", show_default=False),
+    source: Path = typer.Argument(..., metavar="SHEET", help="The sheet: .csv, .tsv or .xlsx; a header row naming the keys, one card a row.", show_default=False),
+    game: str = typer.Option(..., "--game", "-g", metavar="GAME", help="The game folder (or bundled game) whose traits type the cells.", show_default=False),
+    deck: str = typer.Option(..., "--deck", "-d", metavar="DECK", help="The deck of game.yaml the cards are for.", show_default=False),
+    output: Optional[Path] = typer.Option(None, "--out", "-o", "--output", metavar="FILE", help="Deck file to write.  [default: the deck's file in game.yaml]", show_default=False),
+    sheet: Optional[str] = typer.Option(None, "--sheet", metavar="WORKSHEET", help="The worksheet of an .xlsx file.  [default: the first]", show_default=False),
 ) -> None:
     """Turn a spreadsheet into a deck file, then validate the game.
 
@@ -80,8 +80,8 @@ def import_cards(
 
 @app.command("schema")
 def schema(
-    out: Path = typer.Option(Path("schemas"), "--out", "-o", help="Folder to write the schemas into."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="Also write deck-<game>.schema.json: that game's traits and codes.", show_default=False),
+    out: Path = typer.Option(Path("schemas"), "--out", "-o", metavar="DIR", help="Folder to write the schemas into."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", metavar="GAME", help="Also write deck-<game>.schema.json: that game's traits and codes.", show_default=False),
 ) -> None:
     """Write JSON Schemas (draft 2020-12) of game.yaml, deck files and layouts, for editors.
 

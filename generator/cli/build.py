@@ -10,26 +10,26 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import Duplex, Paper, app
+from .app import BLEED, GAME, GAMES, OUT, QUIET, VARIANTS, Duplex, Paper, app
 from ..core.errors import MusterError, has_errors
 
 
 @app.command()
 def build(
-    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
-    out: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder; each game gets a folder inside it."),
-    paper: Paper = typer.Option(Paper.a4, help="Paper size."),
-    bleed: str = typer.Option("3mm", help="Bleed around each face, with a unit (3mm, 0.125in)."),
-    duplex: Duplex = typer.Option(Duplex.long, help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts)."),
+    games: Optional[List[str]] = GAMES,
+    out: Path = OUT,
+    paper: Paper = typer.Option(Paper.a4, case_sensitive=False, help="Paper size."),
+    bleed: str = BLEED,
+    duplex: Duplex = typer.Option(Duplex.long, case_sensitive=False, help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts)."),
     crop_marks: bool = typer.Option(True, "--crop-marks/--no-crop-marks", help="Crop marks outside the bleed."),
     greyscale: bool = typer.Option(False, "--greyscale", help="Print in shades of grey (ink saver)."),
-    variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed for what boards place at random (default: each board's own); printed on the board."),
-    booklet: bool = typer.Option(False, "--booklet", help="Also write rules-booklet.pdf: the rulebook two-up, in saddle-stitch order."),
+    variant: Optional[List[str]] = VARIANTS,
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, metavar="N", help="Seed for what boards place at random (default: each board's own); printed on the board."),
+    booklet: bool = typer.Option(False, "--booklet", help="Write rules-booklet.pdf (the rulebook two-up, in saddle-stitch order) for every game with a rulebook; games may also ask for one in game.yaml."),
     calibration: bool = typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm rulers and a card at true size, to print first."),
-    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes to build with: games at once, or a big game read and laid out beside its drawing.  [default: the machine's cores]", show_default=False),
+    jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, metavar="N", help="Processes to build with: games at once, or a big game read and laid out beside its drawing.  [default: the machine's cores]", show_default=False),
     force: bool = typer.Option(False, "--force", help="Rebuild games whose output is up to date."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."),
+    quiet: bool = QUIET,
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every file written, with its pages and size."),
 ) -> None:
     """Build the print-and-play kit of each game into OUT/<game>/.
@@ -69,9 +69,9 @@ def build(
 
 @app.command()
 def watch(
-    game: str = typer.Argument(..., help="The game folder (or bundled game name) to watch."),
-    out: Path = typer.Option(Path("output"), "--out", "-o", help="Output folder."),
-    interval: float = typer.Option(0.5, "--interval", min=0.1, help="Seconds between looks for changes."),
+    game: str = GAME,
+    out: Path = OUT,
+    interval: float = typer.Option(0.5, "--interval", min=0.1, metavar="SECONDS", help="Seconds between looks for changes."),
 ) -> None:
     """Rebuild a game whenever one of its files or layouts changes, printing validation findings as they appear.
 

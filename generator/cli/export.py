@@ -9,17 +9,17 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import export_app
+from .app import BLEED, GAME, QUIET, VARIANTS, export_app
 from ..core.errors import GameInvalid, MusterError
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
 
 
-_GAME = typer.Argument(..., help="A game folder or the name of a bundled game.")
-_DECKS = typer.Option(None, "--deck", "-d", help="A deck to export (repeatable; default: every card deck, or every deck of a game of counters).")
-_OUT = typer.Option(Path("output"), "--out", "-o", help="Output folder; files go to OUT/<game>/<format>/<deck>/.")
-_VARIANTS = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable).")
-_QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
+DECKS = typer.Option(None, "--deck", "-d", metavar="DECK",
+                     help="A deck to export (repeatable; default: every card deck, or every deck of a game of counters).")
+DECK = typer.Option(..., "--deck", "-d", metavar="DECK", show_default=False, help="The deck to export.")
+EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
+                          help="Output folder; files go to OUT/<game>/<format>/<deck>/.")
 
 
 def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export) -> None:
@@ -39,13 +39,13 @@ def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_te
 
 @export_app.command()
 def png(
-    game: str = _GAME,
-    deck: Optional[List[str]] = _DECKS,
-    dpi: int = typer.Option(DEFAULT_DPI, "--dpi", min=MIN_DPI, max=MAX_DPI, help="Resolution of the PNGs."),
-    bleed: str = typer.Option("3mm", "--bleed", help="Bleed around each face, with a unit (3mm, 0.125in)."),
-    out: Path = _OUT,
-    variant: Optional[List[str]] = _VARIANTS,
-    quiet: bool = _QUIET,
+    game: str = GAME,
+    deck: Optional[List[str]] = DECKS,
+    dpi: int = typer.Option(DEFAULT_DPI, "--dpi", min=MIN_DPI, max=MAX_DPI, metavar="DPI", help="Resolution of the PNGs."),
+    bleed: str = BLEED,
+    out: Path = EXPORT_OUT,
+    variant: Optional[List[str]] = VARIANTS,
+    quiet: bool = QUIET,
 ) -> None:
     """One PNG per distinct card front and back, with bleed, at an exact pixel size; counts in cards.csv."""
     _run(game, deck, variant, out, quiet, "png", bleed,
@@ -54,12 +54,12 @@ def png(
 
 @export_app.command()
 def pdf(
-    game: str = _GAME,
-    deck: Optional[List[str]] = _DECKS,
-    bleed: str = typer.Option("3mm", "--bleed", help="Bleed around each face, with a unit (3mm, 0.125in)."),
-    out: Path = _OUT,
-    variant: Optional[List[str]] = _VARIANTS,
-    quiet: bool = _QUIET,
+    game: str = GAME,
+    deck: Optional[List[str]] = DECKS,
+    bleed: str = BLEED,
+    out: Path = EXPORT_OUT,
+    variant: Optional[List[str]] = VARIANTS,
+    quiet: bool = QUIET,
 ) -> None:
     """One two-page PDF per distinct card (front, back) with TrimBox and BleedBox; counts in cards.csv."""
     _run(game, deck, variant, out, quiet, "pdf", bleed, export_pdf)
@@ -67,13 +67,13 @@ def pdf(
 
 @export_app.command()
 def tts(
-    game: str = _GAME,
-    deck: Optional[List[str]] = _DECKS,
-    dpi: int = typer.Option(DEFAULT_DPI, "--dpi", min=MIN_DPI, max=MAX_DPI,
+    game: str = GAME,
+    deck: Optional[List[str]] = DECKS,
+    dpi: int = typer.Option(DEFAULT_DPI, "--dpi", min=MIN_DPI, max=MAX_DPI, metavar="DPI",
                             help="Highest resolution of a card on a sheet (sheets stay within 4096 x 4096 px)."),
-    out: Path = _OUT,
-    variant: Optional[List[str]] = _VARIANTS,
-    quiet: bool = _QUIET,
+    out: Path = EXPORT_OUT,
+    variant: Optional[List[str]] = VARIANTS,
+    quiet: bool = QUIET,
 ) -> None:
     """Tabletop Simulator deck sheets (up to 10 x 7, 69 cards), the back, and the Custom Deck dialog's numbers."""
     _run(game, deck, variant, out, quiet, "tts", None,
@@ -102,9 +102,10 @@ def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:
 
 @export_app.command("csv")
 def export_csv(
-    game: str = typer.Argument(..., help="The game folder or bundled game.", show_default=False),
-    deck: str = typer.Option(..., "--deck", "-d", help="The deck to export.", show_default=False),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write; - for standard output.  [default: DECK.csv]", show_default=False),
+    game: str = GAME,
+    deck: str = DECK,
+    output: Optional[Path] = typer.Option(None, "--out", "-o", "--output", metavar="FILE", show_default=False,
+                                          help="File to write; - for standard output.  [default: DECK.csv]"),
 ) -> None:
     """Write a deck's cards as CSV (UTF-8): a header row of keys, one card a row, as `muster import` reads it."""
     _export(game, deck, output, ".csv")
@@ -112,9 +113,10 @@ def export_csv(
 
 @export_app.command("xlsx")
 def export_xlsx(
-    game: str = typer.Argument(..., help="The game folder or bundled game.", show_default=False),
-    deck: str = typer.Option(..., "--deck", "-d", help="The deck to export.", show_default=False),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write.  [default: DECK.xlsx]", show_default=False),
+    game: str = GAME,
+    deck: str = DECK,
+    output: Optional[Path] = typer.Option(None, "--out", "-o", "--output", metavar="FILE", show_default=False,
+                                          help="File to write.  [default: DECK.xlsx]"),
 ) -> None:
     """Write a deck's cards as an .xlsx workbook: a header row of keys, one card a row, as `muster import` reads it."""
     _export(game, deck, output, ".xlsx")

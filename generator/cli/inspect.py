@@ -9,15 +9,15 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import Format, app
+from .app import GAMES, VARIANTS, Format, app
 from ..core.errors import MusterError, has_errors
 
 
 @app.command()
 def validate(
-    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
-    format: Format = typer.Option(Format.text, "--format", help="text: one line per finding; json: a list of findings."),
-    variant: Optional[List[str]] = typer.Option(None, "--variant", help="Switch on a variant of the game (repeatable)."),
+    games: Optional[List[str]] = GAMES,
+    format: Format = typer.Option(Format.text, "--format", case_sensitive=False, help="text: one line per finding; json: a list of findings."),
+    variant: Optional[List[str]] = VARIANTS,
 ) -> None:
     """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
     from ..building.documents import validate as check
@@ -54,7 +54,7 @@ def validate(
 
 @app.command("list")
 def list_games(
-    games: Optional[List[str]] = typer.Argument(None, help="Game folders or bundled game names (default: every bundled game)."),
+    games: Optional[List[str]] = GAMES,
 ) -> None:
     """Show games: each deck with its declared and actual number of cards, each board, and the rulebook."""
     from ..reading.loading import load_game

@@ -27,12 +27,12 @@ CARD_SIZES = {
     "counter-1in": (25.4, 25.4),
 }
 
-_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*$")
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+|\d+/[1-9]\d*)\s*(mm|cm|in|pt)?\s*$")  # 3mm, .5in, 1/8in
 _SIZE = re.compile(r"^\s*(\S+?)\s*[x×]\s*(\S+)\s*$")
 
 
 def parse_length(value, *, bare_unit: str | None = None) -> float:
-    """Millimetres from '63mm', '2.5in', '9pt'; a bare number is taken in `bare_unit` when one is allowed."""
+    """Millimetres from '63mm', '2.5in', '1/8in', '9pt'; a bare number is taken in `bare_unit` when one is allowed."""
     if isinstance(value, bool):
         raise ValueError(f"expected a length such as 3mm, got {value!r}")
     if isinstance(value, (int, float)):
@@ -45,7 +45,8 @@ def parse_length(value, *, bare_unit: str | None = None) -> float:
     unit = match.group(2) or bare_unit
     if unit is None:
         raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {value!r}")
-    return float(match.group(1)) * MM_PER[unit]
+    number, _, denominator = match.group(1).partition("/")
+    return float(number) / float(denominator or 1) * MM_PER[unit]
 
 
 def parse_size(value, named: dict[str, tuple[float, float]]) -> tuple[float, float]:

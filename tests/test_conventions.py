@@ -1,0 +1,59 @@
+"""The command line's conventions, as a newcomer expects them from other tools: -h and --version, one meaning for
+-o, placeholders that say what to write, choices in any case, and lengths as people write them."""
+
+from __future__ import annotations
+
+import re
+
+import click
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from generator import __version__
+from generator.cli import app
+
+runner = CliRunner()
+
+
+def _commands(group: click.Group, prefix=()):
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, prefix + (name,))
+        else:
+            yield prefix + (name,), command
+
+
+COMMANDS = sorted(_commands(get_command(app)))
+
+
+def test_version_and_short_help():
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.output.strip() == f"muster {__version__}"
+    for args in ([], ["export"], ["build"], ["export", "png"]):
+        assert runner.invoke(app, [*args, "-h"]).output == runner.invoke(app, [*args, "--help"]).output
+        assert "Usage:" in runner.invoke(app, [*args, "-h"]).output
+
+
+@pytest.mark.parametrize("path,command", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+def test_help_placeholders_say_what_to_write(path, command):
+    text = runner.invoke(app, [*path, "--help"]).output
+    assert not re.search(r"<(str|int|float|path|int range|float range)>", text), text
+    for param in command.params:
+        if isinstance(param, click.Option) and "-o" in param.opts:
+            assert "--out" in param.opts, f"{' '.join(path)}: -o is {param.opts}"
+
+
+def test_choices_in_any_case_and_fractions_of_an_inch(tmp_path):
+    result = runner.invoke(app, ["build", "europe-1939", "--paper", "A4", "--duplex", "Short", "--bleed", "1/8in",
+                                 "--out", str(tmp_path), "--no-calibration", "-q", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    manifest = (tmp_path / "europe-1939" / "manifest.json").read_text()
+    assert '"paper": "a4"' in manifest and '"bleed_mm": 3.175' in manifest and '"duplex": "short"' in manifest
+
+
+def test_export_csv_takes_out_like_every_other_command(tmp_path):
+    target = tmp_path / "g.csv"
+    result = runner.invoke(app, ["export", "csv", "europe-1939", "-d", "germans", "--out", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_text(encoding="utf-8").startswith("title,")
