@@ -57,3 +57,28 @@ def test_export_csv_takes_out_like_every_other_command(tmp_path):
     result = runner.invoke(app, ["export", "csv", "europe-1939", "-d", "germans", "--out", str(target)])
     assert result.exit_code == 0, result.output
     assert target.read_text(encoding="utf-8").startswith("title,")
+
+
+def test_a_bundled_game_is_read_only_and_copied_to_be_changed(tmp_path):
+    from generator.core.bundle import bundled_games_dir
+
+    deck_file = bundled_games_dir() / "europe-1939" / "germans.yaml"
+    before = deck_file.read_bytes()
+    sheet = tmp_path / "germans.csv"
+    assert runner.invoke(app, ["export", "csv", "europe-1939", "-d", "germans", "-o", str(sheet)]).exit_code == 0
+    refused = runner.invoke(app, ["import", str(sheet), "--game", "europe-1939", "--deck", "germans"])
+    assert refused.exit_code == 2 and "bundled game and is read-only" in refused.output
+    assert "muster new my-europe-1939 --from europe-1939" in refused.output
+    assert deck_file.read_bytes() == before
+
+    copied = runner.invoke(app, ["new", "my-europe", "--from", "europe-1939", "--dir", str(tmp_path)])
+    assert copied.exit_code == 0, copied.output
+    game = tmp_path / "my-europe"
+    assert sorted(p.name for p in game.iterdir()) == sorted(p.name for p in deck_file.parent.iterdir())
+    imported = runner.invoke(app, ["import", str(sheet), "--game", str(game), "--deck", "germans"])
+    assert imported.exit_code == 0, imported.output
+    assert runner.invoke(app, ["validate", str(game)]).exit_code == 0
+    again = runner.invoke(app, ["new", "my-europe", "--from", "europe-1939", "--dir", str(tmp_path)])
+    assert again.exit_code == 2 and "already exists" in again.output
+    titled = runner.invoke(app, ["new", "other", "--from", "europe-1939", "--title", "X", "--dir", str(tmp_path)])
+    assert titled.exit_code == 2 and not (tmp_path / "other").exists()

@@ -22,20 +22,25 @@ def new_game(
     name: str = typer.Argument(..., metavar="NAME", help="The game's name and folder: lower case letters, digits and dashes (my-game).", show_default=False),
     directory: Path = typer.Option(Path("."), "--dir", metavar="DIR", help="The folder to create the game's folder in.  [default: the current folder]", show_default=False),
     title: Optional[str] = typer.Option(None, "--title", metavar="TEXT", help="The game's title.  [default: the name, capitalised]", show_default=False),
+    source: Optional[str] = typer.Option(None, "--from", metavar="GAME", show_default=False,
+                                         help="Copy this game (a folder, or a bundled game's name) instead of the template."),
 ) -> None:
     """Create a small working game folder to start from: game.yaml, a deck of 6 cards, a face and a back
-    layout, a rulebook and a README.md explaining each file. An existing folder is never overwritten."""
+    layout, a rulebook and a README.md explaining each file; or, with --from, a copy of another game to change.
+    An existing folder is never overwritten."""
     from ..core.errors import display_path
     from ..formats.scaffold import new_game as create
+    from ..reading.resources import find_game
 
     try:
-        folder = create(name, directory, title)
+        folder = create(name, directory, title, None if source is None else find_game(source).resolve())
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
         console.fail(MusterError(f"cannot create {directory / name}: {exc.strerror or exc}"))
     shown = display_path(folder)
-    typer.echo(f"{shown}: created (game.yaml, cards.yaml, face.yaml, back.yaml, rules.md, README.md)")
+    made = "copied from " + source if source else "game.yaml, cards.yaml, face.yaml, back.yaml, rules.md, README.md"
+    typer.echo(f"{shown}: created ({made})")
     typer.echo(f"next: muster validate {shown}   then: muster build {shown}")
 
 
@@ -53,9 +58,15 @@ def import_cards(
     deck file would ('EW', 'E W', an alias) or [] for none. Errors name the sheet's row and column, and a
     sheet with errors writes nothing. Exit 0 when the game is consistent, 1 with errors, 2 when unreadable.
     """
+    from ..core.bundle import is_bundled
     from ..formats.spreadsheets import import_deck
+    from ..reading.resources import find_game
 
     try:
+        root = find_game(game).resolve()
+        if is_bundled(root) and (output is None or is_bundled(output)):
+            raise MusterError(f"'{root.name}' is a bundled game and is read-only; to change it, copy it first: "
+                              f"muster new my-{root.name} --from {root.name}")
         result = import_deck(source, game, deck, output, sheet)
     except MusterError as exc:
         console.fail(exc)

@@ -24,3 +24,10 @@ def layouts_dir() -> Path:
 
 def fonts_dir() -> Path:
     return _bundle_root() / "fonts"
+
+
+def is_bundled(path: Path) -> bool:
+    """Whether `path` lies in a bundled game: read-only, as it is part of the installation."""
+    games = bundled_games_dir().resolve()
+    path = Path(path).resolve()
+    return path == games or games in path.parents
