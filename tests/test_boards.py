@@ -55,7 +55,7 @@ def test_counters_register_front_to_back(make_game, tmp_path, edge):
 
 
 def test_token_counts_are_checked_against_the_data(make_game):
-    from generator.checking.validation import check_data
+    from generator.checking.data import check_data
 
     rule = "  - name: enough-chits\n    count: {min: 40}\n    decks: [chits]\n"
     found = [f.message for f in check_data(load_game(token_game(make_game, rule)))]

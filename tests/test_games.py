@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.building.documents import validate
+from generator.checking import check_game
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
-from generator.checking.validation import check_data
+from generator.checking.data import check_data
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = sorted(p for p in FIXTURES.glob("*/*") if (p / "expected.yaml").is_file())
@@ -25,7 +25,7 @@ CASES = sorted(p for p in FIXTURES.glob("*/*") if (p / "expected.yaml").is_file(
 
 @pytest.mark.parametrize("game", [p.name for p in bundled_games()])
 def test_bundled_game_validates_clean(game):
-    findings = validate(load_game(game))
+    findings = check_game(load_game(game))
     assert [str(f) for f in findings] == []
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.reading.loading import load_game
-from generator.checking.validation import check_data
+from generator.checking.data import check_data
 
 RULES = """\
 rules:
