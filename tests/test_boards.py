@@ -55,11 +55,13 @@ def test_counters_register_front_to_back(make_game, tmp_path, edge):
 
 
 def test_token_counts_are_checked_against_the_data(make_game):
-    from generator.checking.validation import check_data
+    from generator.checking.data import check_data
 
     rule = "  - name: enough-chits\n    count: {min: 40}\n    decks: [chits]\n"
-    found = [f.message for f in check_data(load_game(token_game(make_game, rule)))]
+    findings = check_data(load_game(token_game(make_game, rule)))
+    found = [f.message for f in findings]
     assert found == ["[enough-chits] the number of matching cards in deck(s) chits is 30, expected at least 40"]
+    assert [f.code for f in findings] == ["rule-count"]
 
 
 def test_counter_sheet_packs_edge_to_edge():

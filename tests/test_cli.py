@@ -51,6 +51,17 @@ def test_validate_json_format(tmp_path, make_game):
     assert all(f["line"] for f in findings if f["field"] == "cards[0].force")
 
 
+def test_validate_json_gives_each_finding_its_code(make_game):
+    folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L}\n  - {title: alpha, type: U, force: 3}\n"})
+    result = muster("validate", str(folder), "--format", "json")
+    assert result.returncode == 1
+    found = sorted((f["code"], f["field"]) for f in json.loads(result.stdout))
+    assert found == [("deck-size", "decks.reds.size"), ("duplicate-title", "cards[1].title"),
+                     ("rule-require", "cards[0]")]
+    text = muster("validate", str(folder))
+    assert "deck-size" not in text.stdout and "declares 3 cards, its cards add up to 2" in text.stdout
+
+
 def test_unreadable_input_exits_2_with_one_line(tmp_path):
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "game.yaml").write_text("muster: 1\ntitle: [unclosed\n")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.core.display import Run
-from generator.building.documents import validate
+from generator.checking import check_game
 from generator.layout.layout import lay_out_cards
 from generator.reading.loading import load_game
 from generator.core.units import PT_PER_MM
@@ -42,14 +42,14 @@ def test_title_shrinks_to_fit_one_line(make_game):
 def test_text_that_cannot_fit_is_a_finding_naming_the_card(make_game):
     folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, text: " + "word " * 200 + "}\n  - {title: B, type: U, force: 3, count: 2}\n",
                         "face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: '{{ card.text }}', size: 9, min_size: 6}\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.title }}'}\n"})
-    found = [str(f) for f in validate(load_game(folder))]
+    found = [str(f) for f in check_game(load_game(folder))]
     assert any("'Alpha': paragraph 'word word" in m and "does not fit in 55.0 x 20.0 mm at 6 pt" in m
                and f"{folder / 'reds.yaml'}:2:5" in m for m in found), found
 
 
 def test_template_error_names_layout_line_and_card(make_game):
     folder = make_game({"face.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88}\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n"})
-    found = [str(f) for f in validate(load_game(folder))]
+    found = [str(f) for f in check_game(load_game(folder))]
     assert len(found) == 1
     assert found[0].startswith(f"{folder / 'face.yaml'}:3:")
     assert "'dict object' has no attribute 'titel'" in found[0] and "drawing the face of 'Alpha'" in found[0]
@@ -57,7 +57,7 @@ def test_template_error_names_layout_line_and_card(make_game):
 
 def test_sandbox_refuses_python_internals(make_game):
     folder = make_game({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{{ card.__class__.__mro__ }}\"}\n"})
-    found = [str(f) for f in validate(load_game(folder))]
+    found = [str(f) for f in check_game(load_game(folder))]
     assert len(found) == 1 and "face.yaml:2:" in found[0]
 
 
@@ -132,7 +132,7 @@ def test_rotated_text_turns_about_its_box(make_game, tmp_path):
     ink = lambda image: sum(255 - value for value in image.tobytes())
     assert ink(box.crop((half, 0, box.width, box.height))) > 1.5 * ink(box.crop((0, 0, half, box.height)))
     bad = make_game({"face.yaml": "elements:\n  - {kind: circle, rotate: 90, cx: 5, cy: 5, r: 2}\n"}, name="bad")
-    assert any("a circle cannot be rotated" in str(f) for f in validate(load_game(bad)))
+    assert any("a circle cannot be rotated" in str(f) for f in check_game(load_game(bad)))
 
 
 def test_faces_that_print_alike_are_laid_out_once_yet_each_card_reports_its_problems(make_game):
@@ -140,7 +140,7 @@ def test_faces_that_print_alike_are_laid_out_once_yet_each_card_reports_its_prob
     folder = make_game({"reds.yaml": f"cards:\n  - {{title: Alpha, type: L, force: 2, text: {words}}}\n"
                                      f"  - {{title: Bravo, type: U, force: 3, count: 2, text: {words}}}\n",
                         "face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: '{{ card.text }}', size: 9, min_size: 6}\n"})
-    found = [str(f) for f in validate(load_game(folder))]
+    found = [str(f) for f in check_game(load_game(folder))]
     assert [m for m in found if "'Alpha': paragraph 'word" in m] and [m for m in found if "'Bravo': paragraph 'word" in m]
 
 
@@ -174,7 +174,7 @@ def test_a_failing_value_of_a_repeated_element_is_named_with_its_line(make_game)
         "    y1: '{{ 10 if i < 2 else i.nope }}'\n"
         "    x2: 1\n"
         "    y2: '{{ i * 2 }}'\n")})
-    found = [str(f) for f in validate(load_game(folder))]
+    found = [str(f) for f in check_game(load_game(folder))]
     assert len(found) == 1 and found[0].startswith(f"{folder / 'face.yaml'}:6:") and "nope" in found[0], found
 
 

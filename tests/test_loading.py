@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from generator.core.errors import MusterError
 from generator.reading.loading import load_game
-from generator.checking.validation import check_data
+from generator.checking.data import check_data
 
 
 def messages(folder) -> list[str]:

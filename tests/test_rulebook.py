@@ -10,7 +10,8 @@ import pytest
 from pypdf import PdfReader
 
 from generator.imposition.booklet import impose_booklet, saddle_stitch_order
-from generator.building.documents import Options, build_game, validate
+from generator.building.documents import Options, build_game
+from generator.checking import check_game
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.layout.rulebook import render_text
@@ -77,13 +78,13 @@ def test_changing_a_card_changes_the_rulebook(make_game, tmp_path):
 
 def test_unknown_reference_is_a_finding_with_the_line(make_game):
     folder = rules_game(make_game, RULES.replace("{{ decks.reds.name }}", "{{ decks.blues.name }}"))
-    found = [str(f) for f in validate(load_game(folder))]
+    found = [str(f) for f in check_game(load_game(folder))]
     assert found == [f"{folder / 'rules.md'}:3:1: error: rulebook: 'dict object' has no attribute 'blues'"]
 
 
 def test_every_deck_must_appear_in_the_card_reference(make_game):
     folder = rules_game(make_game, "# Playing\n\nAlpha is named in the prose, which is no reference.\n\n- **Bravo**: listed\n")
-    found = [f.message for f in validate(load_game(folder))]
+    found = [f.message for f in check_game(load_game(folder))]
     assert found == ["the card reference lacks 1 card(s) of deck 'reds': Alpha"]
 
 

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 import generator
 from generator.cli.authoring import new_game as new_command
-from generator.building.documents import Options, build_game, validate
+from generator.building.documents import Options, build_game
+from generator.checking import check_game
 from generator.core.errors import MusterError
 from generator.reading.loading import load_game
 from generator.formats.scaffold import TEMPLATE, check_name, new_game, title_of
@@ -34,7 +35,7 @@ def test_new_game_validates_clean_and_builds(tmp_path):
                                                          "game.yaml", "rules.md"]
     game = load_game(folder)
     assert (game.id, game.title) == ("desert-war", "Desert War")
-    assert validate(game) == []  # 0 errors and 0 warnings
+    assert check_game(game) == []  # 0 errors and 0 warnings
     deck = game.decks["battle"]
     assert (deck.size, deck.total, len(game.traits), len(game.vocabularies), len(game.rules)) == (6, 6, 3, 1, 1)
     assert all(deck.face and not deck.face.startswith(("/", "..")) and (folder / deck.face).is_file()

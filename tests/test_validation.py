@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.reading.loading import load_game
-from generator.checking.validation import check_data
+from generator.checking.data import check_data
 
 RULES = """\
 rules:
@@ -33,6 +33,10 @@ def findings(folder) -> list[str]:
     return [f.message for f in check_data(load_game(folder))]
 
 
+def codes(folder) -> list[tuple[str, str]]:
+    return [(f.code, f.field) for f in check_data(load_game(folder))]
+
+
 def test_all_rules_pass_on_consistent_data(make_game):
     folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: B, type: U, force: 3, count: 2}\n")
     assert findings(folder) == []
@@ -41,6 +45,7 @@ def test_all_rules_pass_on_consistent_data(make_game):
 def test_declared_size_against_sum_of_counts(make_game):
     folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: B, type: U, force: 3, count: 3}\n")
     assert "deck 'reds' declares 3 cards, its cards add up to 4" in findings(folder)
+    assert ("deck-size", "decks.reds.size") in codes(folder)
 
 
 def test_each_rule_kind_reports_by_name(make_game):
@@ -55,11 +60,23 @@ def test_each_rule_kind_reports_by_name(make_game):
     assert "[single-leader] 'A' has 2 copies in deck 'reds'; at most 1 allowed" in found
     assert "[force-total] the total force of deck(s) reds is 4, expected 8" in found
     assert "[two-units] the number of matching cards in deck(s) reds is 0, expected at least 2" in found
+    assert codes(folder) == [("rule-require", "cards[1]"), ("rule-forbid", "cards[0].year"),
+                             ("rule-max-copies", "cards[0]"), ("rule-total", "rules"), ("rule-count", "rules")]
+
+
+def test_each_bound_broken_is_one_finding(make_game):
+    rules = "rules:\n  - {name: band, total: {trait: force, equals: 5, min: 9, max: 7}}\n"
+    folder = game_with(make_game, REDS_OK, rules=rules)
+    assert findings(folder) == ["[band] the total force of deck(s) reds is 8, expected 5",
+                                "[band] the total force of deck(s) reds is 8, expected at least 9",
+                                "[band] the total force of deck(s) reds is 8, expected at most 7"]
+    assert codes(folder) == [("rule-total", "rules")] * 3
 
 
 def test_duplicate_titles_in_a_deck(make_game):
     folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: a, type: U, force: 3, count: 2}\n", rules="")
     assert "title 'a' appears twice in deck 'reds' (first at line 2)" in findings(folder)
+    assert codes(folder) == [("duplicate-title", "cards[1].title")]
 
 
 def test_unknown_rule_kind_and_trait_are_reported(make_game):

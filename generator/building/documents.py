@@ -9,27 +9,15 @@ from ..layout.boards import lay_out_board
 from ..imposition.booklet import impose_booklet
 from ..core.errors import Finding, GameInvalid, has_errors
 from ..imposition.imposition import TILE_MARGIN
-from ..layout.layout import CALIBRATION, lay_out_batches, lay_out_cards
+from ..layout.layout import CALIBRATION, lay_out_batches
 from ..core.model import Board, Game
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, board_plan, plan_of
-from ..layout.rulebook import check_rulebook, render_text
+from ..layout.rulebook import render_text
 from ..rendering.sheets import draw_boards, draw_decks, finish, in_order, sha256
 from .staging import Staging
 from ..core.units import PAPERS
-from ..checking.validation import check_data
-
-
-def validate(game: Game, bleed: float = 3.0) -> list[Finding]:
-    """All findings for a game: its data, its rules, and every card laid out with its layouts."""
-    findings = check_data(game)
-    if not has_errors(findings):
-        for deck in game.decks.values():
-            findings.extend(lay_out_cards(game, deck, bleed).findings)
-        for board in game.boards.values():
-            findings.extend(lay_out_board(game, board, warnings=True)[1])
-        findings.extend(check_rulebook(game))
-    return findings
+from ..checking.data import check_data
 
 
 def build_game(game: Game, out: Path, options: Options) -> list[Built]:

@@ -106,7 +106,7 @@ def _child(root: Path, folder: Path, options: Options, stream: BinaryIO, fonts_s
         from ..reading.loading import load_game
         from ..core.plan import plan_of
         from .staging import staged
-        from ..checking.validation import check_data
+        from ..checking.data import check_data
 
         game = load_game(root, options.variants)
         findings = check_data(game)

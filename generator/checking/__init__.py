@@ -1,4 +1,28 @@
-"""What `muster validate` checks: takes a loaded Game, gives Findings.
+"""What `muster validate` checks, from one entry point: check_game takes a loaded Game and gives its Findings.
 
-validation.py: the game's data (deck sizes, titles, trait values, the game's own rules).
+data.py: the game's data (deck sizes, titles, the game's own rules), after what the loader found (unknown keys,
+trait values). check_game adds what laying the game out finds (layouts, text that does not fit, the safe zone)
+and the rulebook's checks.
 """
+
+from __future__ import annotations
+
+from ..core.errors import Finding, has_errors
+from ..core.model import Game
+from ..layout.boards import lay_out_board
+from ..layout.layout import lay_out_cards
+from ..layout.rulebook import check_rulebook
+from .data import check_data
+
+
+def check_game(game: Game, bleed: float = 3.0) -> list[Finding]:
+    """All findings for a game: its data and its rules; then, when those hold no error, every card and board laid
+    out with the warnings a build does not need, and the rulebook."""
+    findings = check_data(game)
+    if not has_errors(findings):
+        for deck in game.decks.values():
+            findings.extend(lay_out_cards(game, deck, bleed).findings)
+        for board in game.boards.values():
+            findings.extend(lay_out_board(game, board, warnings=True)[1])
+        findings.extend(check_rulebook(game))
+    return findings

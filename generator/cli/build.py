@@ -79,7 +79,7 @@ def watch(
     """
     import time
 
-    from ..building.documents import validate as check
+    from ..checking import check_game
     from ..building.kit import build_one, snapshot
     from ..reading.loading import load_game
     from ..core.options import Options
@@ -98,7 +98,7 @@ def watch(
                 seen = state
                 stamp = time.strftime("%H:%M:%S")
                 try:
-                    findings = check(load_game(root))
+                    findings = check_game(load_game(root))
                 except MusterError as exc:
                     typer.echo(f"[{stamp}] {exc}", err=True)
                     time.sleep(interval)

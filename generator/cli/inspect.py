@@ -20,7 +20,7 @@ def validate(
     variant: Optional[List[str]] = VARIANTS,
 ) -> None:
     """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
-    from ..building.documents import validate as check
+    from ..checking import check_game
     from ..building.kit import without_cycle_collection
     from ..reading.loading import load_game
 
@@ -33,7 +33,7 @@ def validate(
     for target in targets:
         try:
             with without_cycle_collection():
-                findings.extend(check(load_game(target, tuple(variant or ()))))
+                findings.extend(check_game(load_game(target, tuple(variant or ()))))
         except MusterError as exc:
             if console.state["debug"]:
                 raise

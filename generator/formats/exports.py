@@ -91,7 +91,7 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
     """The game, the decks to export, and each laid out; GameInvalid when the game has errors."""
     from ..layout.layout import lay_out_cards
     from ..reading.loading import load_game
-    from ..checking.validation import check_data
+    from ..checking.data import check_data
 
     game = load_game(target, tuple(variants))
     if deck_ids:

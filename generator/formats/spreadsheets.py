@@ -322,7 +322,7 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
 
     A MusterError when the sheet, the game or the deck cannot be used at all.
     """
-    from ..building.documents import validate
+    from ..checking import check_game
     from ..reading.loading import load_game
 
     game = load_game(game_path)
@@ -348,7 +348,7 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
     if output.resolve() not in [p.resolve() for p in deck.files]:
         note = (f"deck '{deck_id}' is read from {', '.join(display_path(p) for p in deck.files)}, not from "
                 f"{display_path(output)}: the validation does not see the imported cards")
-    findings = validate(load_game(game.root))
+    findings = check_game(load_game(game.root))
     located = [_in_sheet(f, output, starts, read, Path(source)) for f in findings]
     return Imported(output, len(read.cards), copies, read.findings + located, note)
 

@@ -1,0 +1,125 @@
+"""The game's data checked against itself and its own rules: deck sizes, titles, the rules list."""
+
+from __future__ import annotations
+
+import operator
+from collections import Counter
+from typing import Iterator
+
+from ..core.errors import Finding, Location
+from ..core.model import Card, Deck, Game, Rule
+from ..reading.loading import matches
+
+Problem = tuple[Location, str, str]  # where, field, what was found: a rule's finding before its name is added
+
+
+def check_data(game: Game) -> list[Finding]:
+    """Every finding about the game's data: the loader's, the built-in checks and the game's rules."""
+    findings = list(game.findings)
+    for deck in game.decks.values():
+        findings.extend(_deck_findings(deck))
+    for rule in game.rules:
+        check, code = _RULES[rule.kind]
+        decks = [game.decks[d] for d in rule.decks]
+        findings.extend(Finding("error", where, field, _say(rule, detail), code)
+                        for where, field, detail in check(rule, decks))
+    return findings
+
+
+def _deck_findings(deck: Deck) -> list[Finding]:
+    findings = []
+    if deck.size is not None and deck.total != deck.size:
+        findings.append(Finding(
+            "error", deck.size_where or deck.where, f"decks.{deck.id}.size",
+            f"deck '{deck.id}' declares {deck.size} cards, its cards add up to {deck.total}", "deck-size",
+        ))
+    seen: dict[str, Card] = {}
+    for card in deck.cards:
+        key = card.title.casefold()
+        if key in seen:
+            findings.append(Finding(
+                "error", card.located("title"), f"cards[{card.index}].title",
+                f"title '{card.title}' appears twice in deck '{deck.id}' (first at line {seen[key].where.line})",
+                "duplicate-title",
+            ))
+        else:
+            seen[key] = card
+    return findings
+
+
+def _selected(rule: Rule, decks: list[Deck]):
+    for deck in decks:
+        for card in deck.cards:
+            if matches(card, rule.when):
+                yield deck, card
+
+
+def _say(rule: Rule, detail: str) -> str:
+    """The finding's text: the rule's name, its own message if it has one, and what was found."""
+    return f"[{rule.name}] {rule.message} ({detail})" if rule.message else f"[{rule.name}] {detail}"
+
+
+def _require(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
+    for deck, card in _selected(rule, decks):
+        missing = [t for t in rule.params["traits"] if not card.has(t)]
+        if missing:
+            yield card.where, f"cards[{card.index}]", f"'{card.title}' in deck '{deck.id}' lacks {', '.join(missing)}"
+
+
+def _forbid(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
+    for deck, card in _selected(rule, decks):
+        present = [t for t in rule.params["traits"] if card.has(t)]
+        if present:
+            yield (card.located(present[0]), f"cards[{card.index}].{present[0]}",
+                   f"'{card.title}' in deck '{deck.id}' must not have {', '.join(present)}")
+
+
+def _max_copies(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
+    for deck in decks:
+        copies = Counter()
+        first = {}
+        for _, card in _selected(rule, [deck]):
+            copies[card.title] += card.count
+            first.setdefault(card.title, card)
+        for title, number in copies.items():
+            if number > rule.params["max"]:
+                card = first[title]
+                yield (card.where, f"cards[{card.index}]",
+                       f"'{title}' has {number} copies in deck '{deck.id}'; at most {rule.params['max']} allowed")
+
+
+def _total(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
+    trait = rule.params["trait"]
+    actual = sum(card.value(trait) * card.count for _, card in _selected(rule, decks)
+                 if isinstance(card.value(trait), (int, float)))
+    return _bounds(rule, actual, f"the total {trait} of deck(s) {_scope(decks)}")
+
+
+def _count(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
+    actual = sum(card.count for _, card in _selected(rule, decks))
+    return _bounds(rule, actual, f"the number of matching cards in deck(s) {_scope(decks)}")
+
+
+def _scope(decks: list[Deck]) -> str:
+    return ", ".join(d.id for d in decks)
+
+
+_BOUNDS = (("equals", operator.ne, "expected"), ("min", operator.lt, "expected at least"),
+           ("max", operator.gt, "expected at most"))
+
+
+def _bounds(rule: Rule, actual, what: str) -> Iterator[Problem]:
+    """One problem for each of the rule's bounds (equals, min, max) that `actual` breaks."""
+    for key, breaks, expected in _BOUNDS:
+        if key in rule.params and breaks(actual, rule.params[key]):
+            yield rule.where, "rules", f"{what} is {actual}, {expected} {rule.params[key]}"
+
+
+# Each rule kind: its check, and the code of every finding it makes.
+_RULES = {
+    "require": (_require, "rule-require"),
+    "forbid": (_forbid, "rule-forbid"),
+    "max_copies": (_max_copies, "rule-max-copies"),
+    "total": (_total, "rule-total"),
+    "count": (_count, "rule-count"),
+}
