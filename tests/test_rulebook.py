@@ -77,14 +77,18 @@ def test_changing_a_card_changes_the_rulebook(make_game, tmp_path):
 
 def test_unknown_reference_is_a_finding_with_the_line(make_game):
     folder = rules_game(make_game, RULES.replace("{{ decks.reds.name }}", "{{ decks.blues.name }}"))
-    found = [str(f) for f in validate(load_game(folder))]
+    findings = validate(load_game(folder))
+    found = [str(f) for f in findings]
     assert found == [f"{folder / 'rules.md'}:3:1: error: rulebook: 'dict object' has no attribute 'blues'"]
+    assert [f.code for f in findings] == ["template-error"]
 
 
 def test_every_deck_must_appear_in_the_card_reference(make_game):
     folder = rules_game(make_game, "# Playing\n\nAlpha is named in the prose, which is no reference.\n\n- **Bravo**: listed\n")
-    found = [f.message for f in validate(load_game(folder))]
+    findings = validate(load_game(folder))
+    found = [f.message for f in findings]
     assert found == ["the card reference lacks 1 card(s) of deck 'reds': Alpha"]
+    assert [f.code for f in findings] == ["card-not-listed"]
 
 
 @pytest.mark.parametrize("pages, expected", [

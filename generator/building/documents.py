@@ -9,11 +9,13 @@ from ..layout.boards import lay_out_board
 from ..imposition.booklet import impose_booklet
 from ..core.errors import Finding, GameInvalid, has_errors
 from ..imposition.imposition import TILE_MARGIN
-from ..layout.layout import CALIBRATION, lay_out_batches, lay_out_cards
+from ..layout.cards import lay_out_batches, lay_out_cards
+from ..layout.files import CALIBRATION
 from ..core.model import Board, Game
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, board_plan, plan_of
-from ..layout.rulebook import check_rulebook, render_text
+from ..checking.rulebook import check_rulebook
+from ..layout.rulebook import render_text
 from ..rendering.sheets import draw_boards, draw_decks, finish, in_order, sha256
 from .staging import Staging
 from ..core.units import PAPERS
