@@ -174,3 +174,22 @@ def test_the_calibration_page_labels_a_card_too_small_to_hold_its_label(tmp_path
     build_game(load_game(root), tmp_path, Options())
     text = page_text(tmp_path / "grid-battle" / "calibration.pdf", 0)
     assert "One card, true size: 25.0 × 25.0 mm" in text and "cover this outline exactly" in text
+
+
+def test_a_board_files_its_problems_under_itself_with_codes(make_game):
+    from generator.checking import check_game
+    from generator.core.errors import Location
+
+    folder = make_game({"mat.yaml": "elements:\n  - {kind: text, x: 0, y: 1, w: 2, h: 10, text: '{{ board.name }}'}\n"
+                                    "  - {kind: text, x: 0, y: 20, w: 40, h: 10, text: '{{ board.name }}', size: 4}\n"})
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + (
+        "boards:\n  mat:\n    name: Mat\n    file: mat\n    layout: mat.yaml\n"
+        "    grid: {columns: 2, rows: 2, cell: 20mm, margin: 10mm}\n"))
+    found = [f for f in check_game(load_game(folder)) if f.field == "boards.mat"]
+    assert {(f.severity, f.code) for f in found} == {("error", "text-overflow"), ("warning", "text-too-small"),
+                                                    ("warning", "outside-safe-area")}, [str(f) for f in found]
+    overflow = next(f for f in found if f.code == "text-overflow")
+    assert overflow.message.startswith("board 'mat': text 'Mat' does not fit")
+    assert overflow.related == Location(folder / "mat.yaml", 2, 5)
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "    place: {towns: {count: 3}, forts: {count: 3}}\n")
+    assert [f.code for f in check_game(load_game(folder)) if f.field == "boards.mat"] == ["too-few-cells"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from generator.core.display import Run
+from generator.core.errors import Location
 from generator.checking import check_game
-from generator.layout.layout import lay_out_cards
+from generator.layout.cards import lay_out_cards
 from generator.reading.loading import load_game
 from generator.core.units import PT_PER_MM
 from generator.core import fonts
@@ -179,7 +182,7 @@ def test_a_failing_value_of_a_repeated_element_is_named_with_its_line(make_game)
 
 
 def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, monkeypatch):
-    from generator.layout.layout import Evaluator
+    from generator.layout.evaluation import Evaluator
 
     runs = []
     original = Evaluator._run_program
@@ -191,3 +194,69 @@ def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, mon
     fronts = [evaluator for evaluator in runs if evaluator.layout.path.name == "face.yaml"]
     assert len(backs) == 1 and len(fronts) == 2  # two cards (one with two copies), one deck
     assert len(set(laid.backs)) == 1 and laid.faces[laid.backs[0]].items[0].text == "Red"
+
+
+def test_the_element_table_draws_every_kind_the_layout_format_knows_and_no_other():
+    """Each kind of element is drawn by the function of its name, so searching for a kind finds what draws it."""
+    from generator.layout.elements import ELEMENTS
+    from generator.layout.files import FIELDS, REQUIRED
+
+    assert set(ELEMENTS) == set(FIELDS) == set(REQUIRED)
+    assert all(draw.__name__ == kind for kind, draw in ELEMENTS.items())
+
+
+TEXT = "  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.title }}'}\n"
+
+
+@pytest.mark.parametrize("files, severity, code", [
+    ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 1, h: 10, text: '{{ card.title }}', min_size: 8}\n"},
+     "error", "text-overflow"),
+    ({"face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 4, w: 20, h: 3, text: '{{ card.title }} is long'}\n"},
+     "error", "text-overflow"),
+    ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.title }}', size: 5}\n"},
+     "warning", "text-too-small"),
+    ({"face.yaml": "elements:\n  - {kind: text, x: 0, y: 4, w: 55, h: 10, text: '{{ card.title }}'}\n"},
+     "warning", "outside-safe-area"),
+    ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: 'Ξ ⛵'}\n"}, "warning", "missing-glyph"),
+    ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n"},
+     "error", "template-error"),
+    ({"face.yaml": "elements:\n  - {kind: box, x: 4, y: 4, w: 5, h: 5, fill: '{{ \"mauve\" }}'}\n"}, "error", "bad-value"),
+    ({"face.yaml": "elements:\n  - {kind: box, x: 4, y: 4, w: 5, h: 5, fill: mauve}\n"}, "error", "bad-value"),
+    ({"face.yaml": "elements:\n  - {kind: image, x: 4, y: 4, w: 5, h: 5, src: nowhere.png}\n"}, "error", "bad-image"),
+    ({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '[[moon]]'}\n"}, "error", "unknown-icon"),
+    ({"face.yaml": "elements:\n  - {kind: box, x: 4, y: 4, w: 5, h: 5, colour: red}\n"}, "error", "unknown-key"),
+    ({"face.yaml": "elements:\n  - {kind: box, x: 4, y: 4, w: 5}\n"}, "error", "missing-key"),
+    ({"face.yaml": "elements:\n  - {kind: star, x: 4}\n"}, "error", "unknown-kind"),
+    ({"face.yaml": "elements: {}\n"}, "error", "layout-error"),
+    ({"face.yaml": "let:\n  card: 1\nelements:\n" + TEXT}, "error", "bad-name"),
+    ({"face.yaml": "elements:\n  - {kind: box, repeat: \"'abc'\", x: 4, y: 4, w: 5, h: 5}\n"}, "error", "bad-value"),
+    ({"back.yaml": "elements:\n  - {kind: box, x: 4, y: 4, w: 5, h: 5, when: 'card.nope.deeper'}\n"},
+     "error", "template-error"),
+])
+def test_every_finding_of_laying_out_has_its_code(make_game, files, severity, code):
+    folder = make_game({"back.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88}\n", **files})
+    found = [f for f in check_game(load_game(folder)) if f.severity == severity]
+    assert found and {f.code for f in found} == {code}, [(str(f), f.code) for f in found]
+
+
+def test_a_missing_layout_and_a_deck_out_of_time_have_codes(make_game, monkeypatch):
+    from generator.layout import sandbox
+
+    folder = make_game()
+    (folder / "face.yaml").unlink()
+    assert [f.code for f in check_game(load_game(folder))] == ["missing-layout"]
+    monkeypatch.setattr(sandbox, "TIME_LIMIT", 0.2)
+    loop = ("{% for a in range(1000) %}{% for b in range(1000) %}{% for c in range(1000) %}"
+            "{% endfor %}{% endfor %}{% endfor %}")
+    folder = make_game({"face.yaml": f"elements:\n  - {{kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{loop}\"}}\n"},
+                       name="slow")
+    found = check_game(load_game(folder))
+    assert [f.code for f in found] == ["time-limit"] and "laying out deck 'reds'" in found[0].message
+
+
+def test_a_problem_of_a_face_is_filed_under_its_card_and_points_at_the_layout(make_game):
+    folder = make_game({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 1, h: 10, text: '{{ card.title }}'}\n"})
+    found = check_game(load_game(folder))
+    alpha = [f for f in found if f.field == "cards[0]"]
+    assert len(alpha) == 1 and alpha[0].where == Location(folder / "reds.yaml", 2, 5)
+    assert alpha[0].related == Location(folder / "face.yaml", 2, 5) and str(alpha[0].related) in alpha[0].message

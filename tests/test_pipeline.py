@@ -9,7 +9,7 @@ import pytest
 
 from generator.building import documents, pipeline
 
-from generator.layout import layout
+from generator.layout import cards
 from generator.building.documents import Options, build_game
 from generator.core.errors import Finding, GameInvalid, Location, MusterError
 from generator.reading.loading import load_game
@@ -29,7 +29,7 @@ def forks(monkeypatch):
         made.append(1)
         return fork()
 
-    monkeypatch.setattr(layout, "BATCH", 4)
+    monkeypatch.setattr(cards, "BATCH", 4)
     monkeypatch.setattr(pipeline.os, "fork", counted)
     return made
 
@@ -114,7 +114,7 @@ def test_a_failure_in_the_second_process_is_one_error_here(forks, make_game, tmp
         yield
 
     with monkeypatch.context() as patch:
-        patch.setattr(layout, "lay_out_batches", refused)
+        patch.setattr(cards, "lay_out_batches", refused)
         with pytest.raises(MusterError) as failed:
             build_forked(folder, tmp_path / "out", Options())
     assert (failed.value.message, failed.value.where) == ("font file unreadable", where)

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from generator.imposition.booklet import impose_booklet, saddle_stitch_order
 from generator.building.documents import Options, build_game
 from generator.checking import check_game
+from generator.core.errors import GameInvalid
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.layout.rulebook import render_text
@@ -78,14 +79,18 @@ def test_changing_a_card_changes_the_rulebook(make_game, tmp_path):
 
 def test_unknown_reference_is_a_finding_with_the_line(make_game):
     folder = rules_game(make_game, RULES.replace("{{ decks.reds.name }}", "{{ decks.blues.name }}"))
-    found = [str(f) for f in check_game(load_game(folder))]
+    findings = check_game(load_game(folder))
+    found = [str(f) for f in findings]
     assert found == [f"{folder / 'rules.md'}:3:1: error: rulebook: 'dict object' has no attribute 'blues'"]
+    assert [f.code for f in findings] == ["template-error"]
 
 
 def test_every_deck_must_appear_in_the_card_reference(make_game):
     folder = rules_game(make_game, "# Playing\n\nAlpha is named in the prose, which is no reference.\n\n- **Bravo**: listed\n")
-    found = [f.message for f in check_game(load_game(folder))]
+    findings = check_game(load_game(folder))
+    found = [f.message for f in findings]
     assert found == ["the card reference lacks 1 card(s) of deck 'reds': Alpha"]
+    assert [f.code for f in findings] == ["card-not-listed"]
 
 
 @pytest.mark.parametrize("pages, expected", [
@@ -191,3 +196,11 @@ def test_no_heading_is_stranded_at_the_foot_of_a_page(tmp_path):
             assert boxes, (game.id, item.title)
             bottom_mm = min(b[1] for b in boxes) / 72 * 25.4
             assert bottom_mm > 20 + 15, f"{game.id}: '{item.title}' ({number}) starts {bottom_mm:.0f} mm from the foot"
+
+
+def test_a_build_refuses_a_rulebook_that_leaves_out_a_card(make_game, tmp_path):
+    folder = rules_game(make_game, "# Playing\n\nAlpha is named in the prose, which is no reference.\n\n- **Bravo**: listed\n")
+    with pytest.raises(GameInvalid) as raised:
+        build_game(load_game(folder), tmp_path, Options())
+    assert [f.code for f in raised.value.findings] == ["card-not-listed"]
+    assert not (tmp_path / folder.name / "rules.pdf").exists()

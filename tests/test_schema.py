@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from conftest import REPO
 from generator.cli.authoring import schema as schema_command
-from generator.layout.layout import LayoutError, read_layout
+from generator.core.errors import MusterError
+from generator.layout.files import read_layout
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.formats.schema import (
@@ -199,8 +200,9 @@ def test_card_and_layout_keys_are_the_loaders(tmp_path):
     assert accepted(card_message) == set(card_schema["properties"])
     assert accepted(file_message) == set(deck_schema()["properties"])
     (tmp_path / "layout.yaml").write_text(f"elements: []\n{PROBE}: 1\n", encoding="utf-8")
-    with pytest.raises(LayoutError) as caught:
+    with pytest.raises(MusterError) as caught:
         read_layout(tmp_path / "layout.yaml")
+    assert caught.value.code == "unknown-key"
     assert set(re.search(r"expected ([a-z, ]+)\)", caught.value.message).group(1).split(", ")) == set(LAYOUT_KEYS)
 
 

@@ -9,11 +9,13 @@ from ..layout.boards import lay_out_board
 from ..imposition.booklet import impose_booklet
 from ..core.errors import Finding, GameInvalid, has_errors
 from ..imposition.imposition import TILE_MARGIN
-from ..layout.layout import CALIBRATION, lay_out_batches
+from ..layout.cards import lay_out_batches
+from ..layout.files import CALIBRATION
 from ..core.model import Board, Game
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, board_plan, plan_of
 from ..layout.rulebook import render_text
+from ..checking.rulebook import rendered_findings
 from ..rendering.sheets import draw_boards, draw_decks, finish, in_order, sha256
 from .staging import Staging
 from ..core.units import PAPERS
@@ -47,7 +49,7 @@ def other_documents(game: Game, path: Callable[[str], Path], options: Options
     file's staging path); and the boards' and the rulebook's findings. Nothing when those hold an error."""
     boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
     rules = render_text(game) if game.rulebook else None
-    findings = [f for _, fs in boards.values() for f in fs] + (rules.findings if rules else [])
+    findings = [f for _, fs in boards.values() for f in fs] + (rendered_findings(game, rules) if rules else [])
     if has_errors(findings):
         return [], [], findings
     prints = []

@@ -102,7 +102,8 @@ def _child(root: Path, folder: Path, options: Options, stream: BinaryIO, fonts_s
     files: list[tuple[Path, Path]] = []  # staged here, handed to the parent (which sweeps them up on failure)
     try:
         from ..core.errors import GameInvalid
-        from ..layout.layout import CALIBRATION, lay_out_batches, layout_fonts
+        from ..layout.cards import lay_out_batches, layout_fonts
+        from ..layout.files import CALIBRATION
         from ..reading.loading import load_game
         from ..core.plan import plan_of
         from .staging import staged

@@ -2,7 +2,7 @@
 
 data.py: the game's data (deck sizes, titles, the game's own rules), after what the loader found (unknown keys,
 trait values). check_game adds what laying the game out finds (layouts, text that does not fit, the safe zone)
-and the rulebook's checks.
+and the rulebook's checks (rulebook.py: every card listed in the card reference).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from ..core.errors import Finding, has_errors
 from ..core.model import Game
 from ..layout.boards import lay_out_board
-from ..layout.layout import lay_out_cards
-from ..layout.rulebook import check_rulebook
+from ..layout.cards import lay_out_cards
 from .data import check_data
+from .rulebook import check_rulebook
 
 
 def check_game(game: Game, bleed: float = 3.0) -> list[Finding]:

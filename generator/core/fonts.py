@@ -101,11 +101,6 @@ def cap_height(font: str) -> float:
     return (_measured(font).face.capHeight or 700) / 1000
 
 
-@lru_cache(maxsize=None)
-def ascent(font: str) -> float:
-    return _measured(font).face.ascent / 1000
-
-
 @lru_cache(maxsize=65536)
 def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` that `font` has no glyph for."""

@@ -89,7 +89,7 @@ def entries(deck, laid) -> list[Entry]:
 
 def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
     """The game, the decks to export, and each laid out; GameInvalid when the game has errors."""
-    from ..layout.layout import lay_out_cards
+    from ..layout.cards import lay_out_cards
     from ..reading.loading import load_game
     from ..checking.data import check_data
 

@@ -15,8 +15,7 @@ import re
 from pathlib import Path
 
 from ..core import fonts
-from ..layout.layout import COMMON, FIELDS, REQUIRED
-from ..layout.layout import LAYOUT_KEYS
+from ..layout.files import COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
 from ..reading.loading import (
     BOARD_KEYS, BOARD_SHAPES, BOUNDS, CARD_KEYS, COLOUR, COMPONENTS, DECK_FILE_KEYS, DECK_ID, DECK_KEYS,
     FORMAT_KEYS, FORMAT_VERSION, GAME_KEYS, GRID_KEYS, ICON_KEYS, MAX_CARDS_PER_DECK, MAX_COUNT, MAX_TABLE_ROWS,

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from ..core.display import Face
 from ..core.errors import Finding, MusterError
 from ..core.geometry import cell_centre, cell_index, column_name
-from . import sandbox
-from .layout import Evaluator, LayoutError, find_layout, game_context, read_layout, text_findings
 from ..core.model import Board, Game
+from . import sandbox
+from .context import game_context
+from .evaluation import Evaluator
+from .files import find_layout, read_layout
+from .findings import attempt, filed, text_findings
 
 
 def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
@@ -25,7 +29,8 @@ def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
         columns = [c - 1 for c in placement.columns] if placement.columns else list(range(board.grid.columns))
         free = [(c, r) for r in rows for c in columns if (c, r) not in taken]
         if placement.count > len(free):
-            raise MusterError(f"board '{board.id}': {placement.count} {name} do not fit in the {len(free)} free cells", board.where)
+            raise MusterError(f"board '{board.id}': {placement.count} {name} do not fit in the {len(free)} free cells",
+                              board.where, code="too-few-cells")
         chosen = sorted(random.Random(f"{seed}/{board.id}/{name}").sample(free, placement.count), key=lambda c: (c[1], c[0]))
         taken.update(chosen)
         result[name] = chosen
@@ -33,6 +38,7 @@ def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
 
 
 def board_context(game: Game, board: Board, seed: int) -> dict:
+    """What a board's layout sees: the game, and the board with its grid, its placements and its features."""
     grid = board.grid
 
     def cell(column: int, row: int) -> dict:
@@ -57,21 +63,21 @@ BOARD_SAFE = 3.0  # mm: text kept this far from a board's edge
 
 def lay_out_board(game: Game, board: Board, seed: int | None = None,
                   warnings: bool = False) -> tuple[Face | None, list[Finding]]:
-    """The board's face, and the findings its layout produced: template errors, text that does not fit, and with
-    `warnings` the printed-text checks cards get too (glyphs, small text, the safe zone)."""
-    seed = board.seed if seed is None else seed
-    try:
-        evaluator = Evaluator(game, read_layout(find_layout(game, board.layout)), 0.0, board.size)
-        problems: list[str] = []
-        with sandbox.time_limit():
-            face = evaluator.face(board_context(game, board, seed), problems)
-    except LayoutError as exc:
-        return None, [Finding("error", exc.where, f"boards.{board.id}", f"{exc.message} (drawing board '{board.id}')")]
-    except sandbox.TimeLimit as exc:
-        return None, [Finding("error", board.where, f"boards.{board.id}", str(exc))]
-    except MusterError as exc:
-        return None, [Finding("error", exc.where or board.where, f"boards.{board.id}", exc.message)]
-    findings = [Finding("error", board.where, f"boards.{board.id}", p) for p in problems]
-    if warnings:
-        findings += text_findings(face, BOARD_SAFE, board.where, f"boards.{board.id}", f"board '{board.id}'")
+    """The board's face (None when an error stopped it), and the findings its layout produced: template errors,
+    text that does not fit, and with `warnings` the printed-text checks cards get too (glyphs, small text, the
+    safe zone)."""
+    findings: list[Finding] = []
+    face = attempt(partial(_board_face, game, board, board.seed if seed is None else seed, warnings, findings),
+                   findings, board.where, f"boards.{board.id}", f"board '{board.id}'")
     return face, findings
+
+
+def _board_face(game: Game, board: Board, seed: int, warnings: bool, findings: list[Finding]) -> Face:
+    field, label = f"boards.{board.id}", f"board '{board.id}'"
+    evaluator = Evaluator(game, read_layout(find_layout(game, board.layout)), 0.0, board.size, field)
+    with sandbox.time_limit():
+        face, found = evaluator.face(board_context(game, board, seed), lambda: label)
+    findings += filed(found, board.where, field, label)
+    if warnings:
+        findings += text_findings(face, BOARD_SAFE, board.where, field, label)
+    return face

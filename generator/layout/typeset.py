@@ -1,4 +1,4 @@
-"""Text markup, line breaking and shrink-to-fit. Sizes are in points, positions in millimetres."""
+"""Text set in a box: markup, line breaking, shrink-to-fit and placing. Sizes in points, positions in millimetres."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..core import fonts
+from ..core.display import Picture, Run
 from ..core.model import Icon
-from ..core.units import MM_PER
+from ..core.units import MM_PER, PT_PER_MM
 
-PT = MM_PER["pt"]
+MM_PER_PT = MM_PER["pt"]
 STEP = 0.25  # points: the granularity of shrinking
 EM_OVER_HEIGHT = 1.1  # how much taller than its box a one-line text's em may be
 
@@ -164,10 +165,10 @@ class Fitted:
 
 def fit_block(items: list[Word], width: float, height: float, size: float, min_size: float, leading: float) -> Fitted | None:
     """The largest size (<= size, >= min_size) at which the words fill at most `height` mm; None if none does."""
-    width_pt = width / PT
+    width_pt = width / MM_PER_PT
     for candidate in sizes(size, min_size):
         lines = break_lines(items, width_pt, candidate)
-        if lines is not None and len(lines) * candidate * leading * PT <= height + 1e-6:
+        if lines is not None and len(lines) * candidate * leading * MM_PER_PT <= height + 1e-6:
             return Fitted(candidate, lines)
     return None
 
@@ -177,10 +178,50 @@ def fit_line(items: list[Word], width: float, height: float, size: float, min_si
     10 % taller than `height` mm (capitals and digits take about 0.7 em, so they still sit well inside)."""
     line = [w for w in items if w is not NEWLINE]
     natural = line_width(line, 1.0)
-    best = min(size, height * EM_OVER_HEIGHT / PT)
+    best = min(size, height * EM_OVER_HEIGHT / MM_PER_PT)
     if natural > 0:
-        best = min(best, width / PT / natural)
+        best = min(best, width / MM_PER_PT / natural)
     for candidate in sizes(size, min_size):
         if candidate <= best + 1e-9:
             return Fitted(candidate, [line])
     return None
+
+
+def place_line(line: list[Word], size: float, x: float, w: float, baseline: float, align: str,
+               justify: bool = False) -> list:
+    """Runs (and inline pictures) for one line from `x` in a width of `w`: pieces of one font and colour joined
+    by plain spaces become one run."""
+    em = size / PT_PER_MM
+    natural = line_width(line, size) / PT_PER_MM
+    extra = 0.0
+    if align == "center":
+        x += (w - natural) / 2
+    elif align == "right":
+        x += w - natural
+    elif align == "justify" and justify and len(line) > 1:
+        extra = (w - natural) / (len(line) - 1)
+    style = line[0].style if line else None
+    if style is not None and extra == 0.0 and len({word.style for word in line}) == 1:
+        text = " ".join([word.pieces[0].text for word in line])  # the common case: one font, one colour
+        return [Run(round(x, 3), round(baseline, 3), text, style[0], size, style[1])]
+    runs: list[list] = []  # [x, text, font, colour]
+    pictures = []
+    cursor = x
+    joinable = False
+    for index, word in enumerate(line):
+        for number, piece in enumerate(word.pieces):
+            last = runs[-1] if runs else None
+            if piece.image is not None:
+                middle = baseline - fonts.cap_height(piece.font) * em / 2
+                pictures.append(Picture(piece.image, round(cursor, 3), round(middle - em / 2, 3), em, em))
+                joinable = False
+            elif last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or joinable):
+                last[1] += piece.text if number > 0 else " " + piece.text
+            else:
+                runs.append([cursor, piece.text, piece.font, piece.colour])
+            cursor += piece.width * em
+        if index < len(line) - 1:
+            cursor += word.space * em + extra
+        joinable = extra == 0.0 and word.pieces[-1].image is None
+    return [Run(round(left, 3), round(baseline, 3), text, font, size, colour)
+            for left, text, font, colour in runs] + pictures

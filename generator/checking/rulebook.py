@@ -1,0 +1,54 @@
+"""The rulebook checked against the game: its text renders, and its card reference lists every card."""
+
+from __future__ import annotations
+
+import re
+
+from ..core.errors import Finding, has_errors
+from ..core.model import Game
+from ..layout.rulebook import RulesText, render_text
+
+_CELL_MARKUP = re.compile(r"[*_`†‡§]+")
+_LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
+
+
+def check_rulebook(game: Game) -> list[Finding]:
+    """The rulebook's findings: errors rendering its text, else the cards its card reference lacks."""
+    return [] if game.rulebook is None else rendered_findings(game, render_text(game))
+
+
+def rendered_findings(game: Game, rules: RulesText) -> list[Finding]:
+    """The findings of rendering the rulebook's text, else the cards its card reference lacks."""
+    if has_errors(rules.findings):
+        return rules.findings
+    return rules.findings + coverage(game, rules.markdown)
+
+
+def coverage(game: Game, text: str) -> list[Finding]:
+    """Every card of every card deck must be listed in the rendered rulebook `text` (its card reference): in a
+    table cell or a list item of its own, not just mentioned somewhere in the prose."""
+    findings = []
+    listed = listed_titles(text)
+    for deck in game.decks.values():
+        if deck.component != "cards":
+            continue
+        missing = sorted({card.title for card in deck.cards if card.title not in listed})
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            findings.append(Finding("error", game.rulebook.where, "rulebook",
+                                    f"the card reference lacks {len(missing)} card(s) of deck '{deck.id}': {shown}",
+                                    "card-not-listed"))
+    return findings
+
+
+def listed_titles(text: str) -> set[str]:
+    """What the rendered Markdown lists: every table cell and every list item, markup stripped."""
+    entries = set()
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("|"):
+            entries.update(_CELL_MARKUP.sub("", cell).strip() for cell in stripped.strip("|").split("|"))
+        elif _LIST_ITEM.match(stripped):
+            item = _LIST_ITEM.sub("", stripped)
+            entries.add(_CELL_MARKUP.sub("", re.split(r"[:(—–]| - ", item)[0]).strip())
+    return entries

@@ -1,0 +1,113 @@
+"""Decks laid out: every card's face and back, in batches that drawing can take as they come, identical faces
+stored once; and the fonts a game's layouts name, known before anything is laid out."""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from ..core import fonts
+from ..core.display import DeckFaces, Face
+from ..core.errors import MusterError
+from ..core.model import Card, Deck, Game
+from . import sandbox
+from .context import card_context, deck_context
+from .evaluation import Evaluator
+from .files import DEFAULTS, find_layout, read_layout
+from .findings import attempt, filed, text_findings
+
+BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out
+
+
+def layout_fonts(game: Game, layouts) -> set[str]:
+    """The bundled fonts the named layouts name outright, with the default one and the icons': most of what
+    drawing with them will use, known before anything is laid out."""
+    names = {DEFAULTS["font"]} | {icon.font for icon in game.icons.values() if icon.font}
+    for name in filter(None, layouts):
+        try:
+            layout = read_layout(find_layout(game, name))
+        except MusterError:  # reported when the deck is laid out
+            continue
+        names |= {str(e.fields["font"].raw) for e in layout.elements
+                  if "font" in e.fields and not sandbox.is_template(e.fields["font"].raw)}
+    return {name for name in names if fonts.known(name)}
+
+
+def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -> DeckFaces:
+    """Every card of `deck` laid out once (copies share the result); identical faces are stored once.
+
+    Errors (templates that fail, text that cannot fit) are always found; `warnings` adds the printed-text checks
+    (missing glyphs, small text, the safe zone), which `muster validate` reports and a build does not need.
+    """
+    result = DeckFaces([], [], [], [])
+    for batch in lay_out_batches(game, deck, bleed, warnings):
+        result.extend(batch)
+    return result
+
+
+def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True, size: int | None = None):
+    """lay_out_cards, `size` cards at a time, so that drawing can begin before the deck is laid out. The deck's
+    templates have TIME_LIMIT seconds in all, counted only while they run; an error in a layout ends the deck."""
+    subject = f"deck '{deck.id}'"
+    evaluators, findings = {}, []
+    for which in ("face", "back"):
+        field = f"decks.{deck.id}.{which}"
+        evaluators[which] = attempt(partial(_evaluator, game, deck, which, bleed, field), findings, deck.where, field,
+                                    subject)
+    if findings:
+        yield DeckFaces([], [], [], findings)
+        return
+    index: dict[Face, int] = {}
+    shared = deck_context(game, deck, bleed)
+    budget = float(sandbox.TIME_LIMIT)
+    size = size or BATCH
+    for start in range(0, len(deck.cards), size):
+        batch = DeckFaces([], [], [], [])
+        began = time.monotonic()
+        complete = attempt(partial(_lay_out, deck, deck.cards[start:start + size], shared, warnings, evaluators,
+                                   index, batch, budget), batch.findings, deck.where, f"decks.{deck.id}", subject)
+        budget -= time.monotonic() - began
+        yield batch
+        if not complete:
+            return
+
+
+def _evaluator(game: Game, deck: Deck, which: str, bleed: float, field: str) -> Evaluator:
+    name = deck.face if which == "face" else deck.back
+    if not name:
+        raise MusterError(f"deck '{deck.id}' has no {which} layout", deck.where, code="missing-layout")
+    return Evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size, field)
+
+
+def _lay_out(deck: Deck, cards: list[Card], shared: dict, warnings: bool, evaluators: dict[str, Evaluator],
+             index: dict[Face, int], batch: DeckFaces, budget: float) -> bool:
+    """Lays `cards` out into `batch` within `budget` seconds; an error in a layout stops it, with what was laid
+    out so far kept."""
+    with sandbox.time_limit(max(budget, 0.001)):
+        for card in cards:
+            _lay_out_card(card, shared, warnings, evaluators, index, batch, deck.safe_margin)
+    return True
+
+
+def _lay_out_card(card: Card, shared: dict, warnings: bool, evaluators: dict[str, Evaluator], index: dict[Face, int],
+                  batch: DeckFaces, safe: float) -> None:
+    context = card_context(shared, card)
+    field, label = f"cards[{card.index}]", f"'{card.title}'"
+    drawn = []
+    for which, evaluator in evaluators.items():
+        face, found = evaluator.face(context, partial(_drawing, which, card))
+        if found:
+            batch.findings.extend(filed(found, card.where, field, label))
+        if warnings:
+            batch.findings.extend(text_findings(face, safe, card.where, field, f"{label} ({which})"))
+        number = index.get(face)
+        if number is None:
+            number = index[face] = len(index)
+            batch.faces.append(face)
+        drawn.append(number)
+    batch.fronts.extend([drawn[0]] * card.count)
+    batch.backs.extend([drawn[1]] * card.count)
+
+
+def _drawing(which: str, card: Card) -> str:
+    return f"the {which} of '{card.title}', {card.where}"

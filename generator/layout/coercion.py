@@ -1,0 +1,52 @@
+"""A layout value's text made into what its field's kind (files.FIELDS) holds: a length, a colour, a font, ..."""
+
+from __future__ import annotations
+
+from ..core import fonts
+from ..core.units import parse_length
+from ..reading.loading import COLOUR
+from .files import CHOICES, MAX_COUNT
+
+BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
+
+
+def coerce(kind: str, raw, colours: dict[str, str]):
+    """`raw` as a value of `kind`; ValueError (or TypeError) says what was expected. `colours`: the game's."""
+    if kind == "length":
+        return parse_length(raw, bare_unit="mm")
+    if kind == "number":
+        return float(raw)
+    if kind == "bool":
+        return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("true", "yes", "1")
+    if kind == "colour":
+        return colour(raw, colours)
+    if kind == "font":
+        if not fonts.known(str(raw)):
+            raise ValueError(f"unknown font '{raw}' (bundled: {', '.join(fonts.font_book().files)})")
+        return str(raw)
+    if kind in CHOICES:
+        choices = CHOICES[kind]
+        if raw not in choices:
+            raise ValueError(f"{kind}: expected {', '.join(choices[:-1])} or {choices[-1]}, got {raw!r}")
+        return raw
+    if kind == "count":
+        number = int(str(raw).strip())
+        if not 1 <= number <= MAX_COUNT:
+            raise ValueError(f"expected a whole number from 1 to {MAX_COUNT}, got {raw!r}")
+        return number
+    return "" if raw is None else str(raw)
+
+
+def colour(raw, colours: dict[str, str]) -> str | None:
+    """#rrggbb (lower case) for a colour given as #rrggbb, by a name of the game's `colours`, or black or white;
+    None for none."""
+    text = "" if raw is None else str(raw).strip()
+    if text in ("", "none"):
+        return None
+    if COLOUR.match(text):
+        return text.lower()
+    if text in colours:
+        return colours[text]
+    if text in BASIC_COLOURS:
+        return BASIC_COLOURS[text]
+    raise ValueError(f"unknown colour {text!r}: use #rrggbb, none, or a name of the game's colours")

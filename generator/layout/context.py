@@ -1,0 +1,40 @@
+"""What templates see: the game, a deck and a card as plain data (no model objects, no paths)."""
+
+from __future__ import annotations
+
+from ..core.model import Card, Deck, Game
+
+
+def game_context(game: Game) -> dict:
+    """What every template of a game sees."""
+    return {
+        "game": {"id": game.id, "title": game.title, "players": game.players,
+                 "card": {"w": game.card_size[0], "h": game.card_size[1]}},
+        "constants": dict(game.constants),
+        "colours": dict(game.colours),
+        "tables": {name: [dict(row) for row in rows] for name, rows in game.tables.items()},
+        "vocab": {name: {code: {"code": code, "name": term.name, "short": term.short, "icon": term.icon,
+                                **dict(term.extra)}
+                         for code, term in vocabulary.terms.items()} for name, vocabulary in game.vocabularies.items()},
+    }
+
+
+def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
+    """What every card of a deck shares in its templates."""
+    return {
+        **game_context(game),
+        "deck": {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)},
+        "face": {"w": deck.face_size[0], "h": deck.face_size[1], "bleed": bleed},
+    }
+
+
+def card_values(card: Card) -> dict:
+    """A card as templates see it, in its layouts and in the rulebook: its traits (codes as lists), title, id,
+    count and whether it is designed."""
+    values = {name: list(value) if isinstance(value, tuple) else value for name, value in card.traits.items()}
+    return {**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed}
+
+
+def card_context(shared: dict, card: Card) -> dict:
+    """The context of one card's layouts: its deck's shared context (deck_context) and the card."""
+    return {**shared, "card": card_values(card)}

@@ -1,0 +1,186 @@
+"""What each kind of layout element draws: one function per kind, listed in ELEMENTS by the kind's name.
+
+Each function takes the element's values (evaluated and coerced), the element (for the places of its values),
+the Canvas it is drawn on and a list of findings, and returns display items. A value it cannot draw raises
+ValueError, which the evaluator locates; a problem that ends the face raises MusterError; text that does not fit
+is kept in `found`, located in the layout, and the face goes on without it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from ..core import fonts
+from ..core.bundle import layouts_dir
+from ..core.display import Ellipse, Line, Picture, Polygon, Rect, Run
+from ..core.errors import Finding, MusterError
+from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
+from ..core.model import Icon
+from ..core.units import PT_PER_MM, parse_length
+from ..reading.resources import confined, image_problem
+from . import typeset
+from .files import Element
+
+MAX_GRID_CELLS = 10_000
+
+
+class Canvas(NamedTuple):
+    """What elements are drawn on and with: the face's size and bleed, the game's folder (for images) and icons
+    (for text)."""
+
+    size: tuple[float, float]
+    bleed: float
+    root: Path
+    icons: dict[str, Icon]
+
+
+def box(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    """A rectangle; with `bleed: true`, each side that touches the trim reaches out over the bleed."""
+    x, y, w, h = values["x"], values["y"], values["w"], values["h"]
+    if values.get("bleed"):
+        (width, height), bleed = canvas.size, canvas.bleed
+        if x <= 1e-6:
+            x, w = x - bleed, w + bleed
+        if x + w >= width - 1e-6:
+            w += bleed
+        if y <= 1e-6:
+            y, h = y - bleed, h + bleed
+        if y + h >= height - 1e-6:
+            h += bleed
+    return [Rect(x, y, w, h, values.get("fill"), values.get("stroke"), values["stroke_width"], values["radius"])]
+
+
+def line(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    dash = tuple(float(d) for d in values.get("dash", "").split()) if values.get("dash") else ()
+    return [Line(values["x1"], values["y1"], values["x2"], values["y2"], values.get("stroke") or "#000000",
+                 values["width"], dash)]
+
+
+def circle(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    return [Ellipse(values["cx"], values["cy"], values["r"], values["r"], values.get("fill"), values.get("stroke"),
+                    values["stroke_width"])]
+
+
+def polygon(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    numbers = [parse_length(n, bare_unit="mm") for n in re.split(r"[\s,]+", values["points"].strip()) if n]
+    if len(numbers) < 6 or len(numbers) % 2:
+        raise ValueError("points: expected at least three x y pairs")
+    points = tuple(zip(numbers[0::2], numbers[1::2]))
+    return [Polygon(points, values.get("fill"), values.get("stroke"), values["stroke_width"])]
+
+
+def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    """A PNG, JPEG or GIF from the game's folder, else from the bundled layouts, stretched to its box."""
+    src, where = values["src"], element.fields["src"].where
+    try:
+        path = confined(canvas.root, src)
+        if not path.is_file():
+            path = confined(layouts_dir(), src)
+    except MusterError as exc:
+        raise MusterError(f"src: {exc.message}", where, code="bad-image") from None
+    if not path.is_file():
+        raise MusterError(f"src: no image '{src}' in the game folder or the bundled layouts", where, code="bad-image")
+    problem = image_problem(path)
+    if problem:
+        raise MusterError(f"src: '{src}': {problem}", where, code="bad-image")
+    return [Picture(path, values["x"], values["y"], values["w"], values["h"])]
+
+
+def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    """One line, shrunk to fit its box; its capitals centred on the box's middle."""
+    parts = _spans(values, element, canvas)
+    size = values["size"]
+    fitted = typeset.fit_line(typeset.words(parts), values["w"], values["h"], size, values.get("min_size", size))
+    if fitted is None:
+        found.append(Finding("error", element.where, "", f"text {values['text']!r} does not fit on one line of "
+                             f"{values['w']:.1f} x {values['h']:.1f} mm at {values.get('min_size', size):g} pt",
+                             "text-overflow"))
+        return []
+    font = parts[0].font if parts else values["font"]
+    baseline = values["y"] + values["h"] / 2 + fonts.cap_height(font) * fitted.size / PT_PER_MM / 2
+    return typeset.place_line(fitted.lines[0], fitted.size, values["x"], values["w"], baseline, values["align"])
+
+
+def paragraph(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    """Lines broken to the box's width, shrunk until they fit its height, aligned to its top, middle or bottom."""
+    parts = _spans(values, element, canvas)
+    size, leading = values["size"], values["leading"]
+    min_size = values.get("min_size", size)
+    fitted = typeset.fit_block(typeset.words(parts), values["w"], values["h"], size, min_size, leading)
+    if fitted is None:
+        found.append(Finding("error", element.where, "", f"paragraph {values['text'][:40]!r} does not fit in "
+                             f"{values['w']:.1f} x {values['h']:.1f} mm at {min_size:g} pt", "text-overflow"))
+        return []
+    line_height = fitted.size * leading / PT_PER_MM
+    block = line_height * len(fitted.lines)
+    top = values["y"] + {"top": 0, "middle": (values["h"] - block) / 2, "bottom": values["h"] - block}[values["valign"]]
+    font = parts[0].font if parts else values["font"]
+    first = (line_height + fonts.cap_height(font) * fitted.size / PT_PER_MM) / 2
+    items = []
+    for number, words in enumerate(fitted.lines):
+        baseline = top + first + number * line_height
+        items.extend(typeset.place_line(words, fitted.size, values["x"], values["w"], baseline, values["align"],
+                                        justify=number < len(fitted.lines) - 1))
+    return items
+
+
+def _spans(values: dict, element: Element, canvas: Canvas) -> list[typeset.Span]:
+    missing = typeset.unknown_icons(values["text"], canvas.icons)
+    if missing:
+        raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
+                          element.fields["text"].where, code="unknown-icon")
+    return typeset.spans(values["text"], values["font"], values["colour"], canvas.icons)
+
+
+def grid(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    """A square or hex grid of `columns` x `rows` cells from (x, y), optionally with edge coordinates."""
+    columns, rows, cell, left, top = values["columns"], values["rows"], values["cell"], values["x"], values["y"]
+    if columns * rows > MAX_GRID_CELLS:
+        raise ValueError(f"a grid has at most {MAX_GRID_CELLS} cells")
+    stroke, width, fill = values.get("stroke") or "#000000", values["width"], values.get("fill")
+    items: list = []
+    if values["shape"] == "square":
+        if fill:
+            items.append(Rect(left, top, columns * cell, rows * cell, fill))
+        items += [Line(left + column * cell, top, left + column * cell, top + rows * cell, stroke, width)
+                  for column in range(columns + 1)]
+        items += [Line(left, top + row * cell, left + columns * cell, top + row * cell, stroke, width)
+                  for row in range(rows + 1)]
+    else:
+        for column in range(columns):
+            for row in range(rows):
+                cx, cy = cell_centre("hex", column, row, cell, left, top)
+                items.append(Polygon(hex_corners(cx, cy, cell), fill, stroke, width))
+    if values["labels"]:
+        items += _grid_labels(values, columns, rows, cell, left, top)
+    return items
+
+
+def _grid_labels(values: dict, columns: int, rows: int, cell: float, left: float, top: float) -> list:
+    """Column letters above and below, row numbers left and right, centred on each cell."""
+    size, font, colour, shape = values["size"], values["font"], values.get("colour") or "#000000", values["shape"]
+    gap = size / PT_PER_MM
+    extent_w, extent_h = grid_extent(shape, columns, rows, cell)
+    labels = []
+    for column in range(columns):
+        cx, _ = cell_centre(shape, column, 0, cell, left, top)
+        for y in (top - gap * 1.4, top + extent_h + gap * 0.4):
+            labels.append(_label(column_name(column), cx, y + gap / 2, font, size, colour))
+    for row in range(rows):
+        _, cy = cell_centre(shape, 0, row, cell, left, top)
+        for x in (left - gap * 1.2, left + extent_w + gap * 1.2):
+            labels.append(_label(str(row + 1), x, cy, font, size, colour))
+    return labels
+
+
+def _label(label: str, cx: float, cy: float, font: str, size: float, colour: str) -> Run:
+    """`label` centred on (cx, cy): its width and its capitals' height."""
+    width = fonts.unit_width(label, font) * size / PT_PER_MM
+    baseline = cy + fonts.cap_height(font) * size / PT_PER_MM / 2
+    return Run(round(cx - width / 2, 3), round(baseline, 3), label, font, size, colour)
+
+
+ELEMENTS = {"box": box, "line": line, "circle": circle, "polygon": polygon, "image": image, "text": text,
+            "paragraph": paragraph, "grid": grid}
