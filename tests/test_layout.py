@@ -55,7 +55,9 @@ def test_template_error_names_layout_line_and_card(make_game):
     found = [str(f) for f in check_game(load_game(folder))]
     assert len(found) == 1
     assert found[0].startswith(f"{folder / 'face.yaml'}:3:")
-    assert "'dict object' has no attribute 'titel'" in found[0] and "drawing the face of 'Alpha'" in found[0]
+    assert ("card has no trait 'titel' (did you mean 'title'?); it has: count, designed, force, fronts, id, title, type"
+            in found[0]
+            and "drawing the face of 'Alpha'" in found[0])
 
 
 def test_sandbox_refuses_python_internals(make_game):

@@ -76,7 +76,7 @@ def test_many_small_batches_draw_the_same_sheets(forks, make_game, tmp_path):
 
 
 @pytest.mark.parametrize("face, expected", [
-    ("elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n", "has no attribute 'titel'"),
+    ("elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n", "card has no trait 'titel'"),
     ("elements: [", "YAML syntax"),
 ])
 def test_errors_found_in_the_second_process_are_the_same_and_nothing_is_written(forks, make_game, tmp_path, face,

@@ -81,7 +81,7 @@ def test_unknown_reference_is_a_finding_with_the_line(make_game):
     folder = rules_game(make_game, RULES.replace("{{ decks.reds.name }}", "{{ decks.blues.name }}"))
     findings = check_game(load_game(folder))
     found = [str(f) for f in findings]
-    assert found == [f"{folder / 'rules.md'}:3:1: error: rulebook: 'dict object' has no attribute 'blues'"]
+    assert found == [f"{folder / 'rules.md'}:3:1: error: rulebook: the game has no deck 'blues'; it has: reds"]
     assert [f.code for f in findings] == ["template-error"]
 
 

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from ..core.model import Card, Deck, Game
+from .sandbox import Record
 
 
 def game_context(game: Game) -> dict:
     """What every template of a game sees."""
     return {
-        "game": {"id": game.id, "title": game.title, "players": game.players,
-                 "card": {"w": game.card_size[0], "h": game.card_size[1]}},
-        "constants": dict(game.constants),
-        "colours": dict(game.colours),
-        "tables": {name: [dict(row) for row in rows] for name, rows in game.tables.items()},
-        "vocab": {name: {code: {"code": code, "name": term.name, "short": term.short, "icon": term.icon,
-                                **dict(term.extra)}
-                         for code, term in vocabulary.terms.items()} for name, vocabulary in game.vocabularies.items()},
+        "game": Record("game", "key", {"id": game.id, "title": game.title, "players": game.players,
+                                       "card": {"w": game.card_size[0], "h": game.card_size[1]}}),
+        "constants": Record("the game", "constant", game.constants),
+        "colours": Record("the game", "colour", game.colours),
+        "tables": Record("the game", "table", {name: [dict(row) for row in rows] for name, rows in game.tables.items()}),
+        "vocab": Record("the game", "vocabulary", {
+            name: Record(f"vocabulary '{name}'", "code", {
+                code: {"code": code, "name": term.name, "short": term.short, "icon": term.icon, **dict(term.extra)}
+                for code, term in vocabulary.terms.items()})
+            for name, vocabulary in game.vocabularies.items()}),
     }
 
 
@@ -23,7 +26,7 @@ def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
     """What every card of a deck shares in its templates."""
     return {
         **game_context(game),
-        "deck": {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)},
+        "deck": Record("deck", "key", {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)}),
         "face": {"w": deck.face_size[0], "h": deck.face_size[1], "bleed": bleed},
     }
 
@@ -31,8 +34,10 @@ def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
 def card_values(card: Card) -> dict:
     """A card as templates see it, in its layouts and in the rulebook: its traits (codes as lists), title, id,
     count and whether it is designed."""
-    values = {name: list(value) if isinstance(value, tuple) else value for name, value in card.traits.items()}
-    return {**values, "title": card.title, "id": card.id, "count": card.count, "designed": card.designed}
+    values = Record("card", "trait", {name: list(value) if isinstance(value, tuple) else value
+                                      for name, value in card.traits.items()})
+    values.update(title=card.title, id=card.id, count=card.count, designed=card.designed)
+    return values
 
 
 def card_context(shared: dict, card: Card) -> dict:

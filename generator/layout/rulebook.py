@@ -10,6 +10,7 @@ from ..core.errors import Finding, Location, MusterError
 from ..core.model import Game
 from . import sandbox
 from .context import card_values, game_context
+from .sandbox import Record
 
 MAX_SOURCE_BYTES = 1024 * 1024
 
@@ -24,23 +25,23 @@ class RulesText:
 
 def rulebook_context(game: Game) -> dict:
     """Everything a rulebook may print: the game's data as plain values."""
-    decks = {deck.id: {"id": deck.id, "name": deck.name, "size": deck.size, "total": deck.total,
+    decks = {deck.id: Record(f"deck '{deck.id}'", "key", {"id": deck.id, "name": deck.name, "size": deck.size, "total": deck.total,
                        "component": deck.component, "cards": [card_values(card) for card in deck.cards],
-                       **dict(deck.style)}
+                       **dict(deck.style)})
              for deck in game.decks.values()}
     return {
         **game_context(game),
-        "decks": decks,
-        "traits": {trait.name: {"label": trait.label, "description": trait.description, "kind": trait.kind}
-                   for trait in game.traits.values()},
-        "boards": {board.id: {"name": board.name, "w": board.size[0], "h": board.size[1],
+        "decks": Record("the game", "deck", decks),
+        "traits": Record("the game", "trait", {trait.name: {"label": trait.label, "description": trait.description, "kind": trait.kind}
+                   for trait in game.traits.values()}),
+        "boards": Record("the game", "board", {board.id: {"name": board.name, "w": board.size[0], "h": board.size[1],
                               "grid": None if board.grid is None else {
                                   "columns": board.grid.columns, "rows": board.grid.rows, "cell": board.grid.cell,
                                   "shape": board.grid.shape},
                               "features": {name: list(cells) for name, cells in board.features.items()},
                               "place": {name: placement.count for name, placement in board.place.items()},
                               "seed": board.seed}
-                   for board in game.boards.values()},
+                   for board in game.boards.values()}),
         "summary": game.summary,
     }
 

@@ -11,10 +11,42 @@ from functools import lru_cache
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from ..core.errors import did_you_mean
+
 MAX_RANGE = 1000
 MAX_SEQUENCE = 100_000   # items or characters a * may produce
 MAX_POWER = 10_000       # the largest exponent ** accepts
 TIME_LIMIT = 60          # seconds one stage's templates may run in all
+MAX_LISTED = 12          # keys an error about a missing key lists
+
+
+class Record(dict):
+    """A mapping templates read that knows what it is ("card") and what its keys are ("trait"), so that a key it
+    lacks is reported in Muster's words: "card has no trait 'hands'; it has: ...", not Jinja's "'dict object' has
+    no attribute 'hands'". Its own attributes start with _ (which the sandbox hides) so no key is shadowed."""
+
+    __slots__ = ("_what", "_noun")
+
+    def __init__(self, what: str, noun: str, values=()):
+        super().__init__(values)
+        self._what = what
+        self._noun = noun
+
+
+class Missing(StrictUndefined):
+    """Strict undefined names and keys, described in the words of the Record they are missing from."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        record = self._undefined_obj
+        if isinstance(record, Record) and isinstance(self._undefined_name, str):
+            keys = sorted(map(str, record))
+            listed = ", ".join(keys[:MAX_LISTED]) + (f" and {len(keys) - MAX_LISTED} more" if len(keys) > MAX_LISTED else "")
+            name = self._undefined_name
+            return f"{record._what} has no {record._noun} '{name}'{did_you_mean(name, keys)}; it has: {listed or 'nothing'}"
+        return super()._undefined_message
 
 
 def _safe_range(*args):
@@ -41,7 +73,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
 @lru_cache(maxsize=1)
 def environment() -> Sandbox:
-    env = Sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, cache_size=4096)
+    env = Sandbox(undefined=Missing, autoescape=False, keep_trailing_newline=False, cache_size=4096)
     env.globals.update(range=_safe_range)  # keeps Jinja's other globals: dict, namespace, cycler, joiner
     return env
 
