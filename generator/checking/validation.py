@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..core.errors import Finding
-from ..reading.loading import matches
+from ..reading.rules import matches
 from ..core.model import Card, Deck, Game, Rule
 
 
@@ -34,6 +34,7 @@ def _deck_findings(deck: Deck) -> list[Finding]:
             findings.append(Finding(
                 "error", card.located("title"), f"cards[{card.index}].title",
                 f"title '{card.title}' appears twice in deck '{deck.id}' (first at line {seen[key].where.line})",
+                "duplicate-title", seen[key].where,
             ))
         else:
             seen[key] = card

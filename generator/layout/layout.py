@@ -15,7 +15,7 @@ from . import sandbox, typeset
 from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
 from ..core.display import DeckFaces, Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from ..core.errors import Finding, Location, MusterError, did_you_mean
-from ..reading.loading import COLOUR
+from ..reading.kinds import COLOUR
 from ..core.model import Card, Deck, Game
 from ..core.bundle import layouts_dir
 from ..reading.resources import confined, image_problem
