@@ -50,7 +50,8 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     if not path.is_file():
         raise MusterError("no such file", Location(path), code="missing-file")
     if path.stat().st_size > MAX_SHEET_BYTES:
-        raise MusterError(f"larger than {MAX_SHEET_BYTES // (1024 * 1024)} MB: refused", Location(path), code="too-large")
+        raise MusterError(f"larger than {MAX_SHEET_BYTES // (1024 * 1024)} MB: refused", Location(path),
+                          code="too-large")
     if sheet is not None and suffix != ".xlsx":
         raise MusterError("--sheet names a worksheet of an .xlsx file; a CSV file has one sheet", Location(path),
                           code="unknown-sheet")
@@ -168,7 +169,8 @@ def cards_from_sheet(sheet: Sheet, game: Game) -> Cards:
             where = Location(sheet.path, number, column)
             if key is None:
                 if not _blank(cell) and column > len(sheet.header):
-                    result.findings.append(Finding("error", where, "", f"a value outside the named columns: {_cell_text(cell)!r}",
+                    result.findings.append(Finding("error", where, "",
+                                                   f"a value outside the named columns: {_cell_text(cell)!r}",
                                                    "unnamed-column"))
                 continue
             if _blank(cell):

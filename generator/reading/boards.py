@@ -54,7 +54,8 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             continue
         result[board_id] = Board(
             id=board_id, file=file, name=reader.value(body, BOARD["name"], field, default=board_id),
-            layout=body["layout"], size=size, grid=grid, place=frozen(_placements(reader, body, field, constants, grid)),
+            layout=body["layout"], size=size, grid=grid,
+            place=frozen(_placements(reader, body, field, constants, grid)),
             features=frozen(_features(reader, body, field, grid)), seed=reader.value(body, BOARD["seed"], field),
             where=where,
         )
@@ -134,7 +135,8 @@ def _features(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> 
             reader.error(raw.value_where[name], where, "expected a list of cells such as C4 on a board with a grid",
                          "missing-key" if grid is None else "wrong-type")
             continue
-        bad = [c for c in cells if (index := cell_index(c)) is None or index[0] >= grid.columns or index[1] >= grid.rows]
+        bad = [c for c in cells
+               if (index := cell_index(c)) is None or index[0] >= grid.columns or index[1] >= grid.rows]
         if bad:
             reader.error(raw.value_where[name], where,
                          f"not cells of this {grid.columns} x {grid.rows} grid: {', '.join(map(str, bad))}",

@@ -30,7 +30,8 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
     for deck_id, body, field, where in reader.entries(data, GAME["decks"], "deck"):
         reader.keys(body, field, DECK)
         if ("file" in body) == ("files" in body):
-            reader.error(body.where, field, "give either file or files", "key-conflict" if "file" in body else "missing-key")
+            reader.error(body.where, field, "give either file or files",
+                         "key-conflict" if "file" in body else "missing-key")
             continue
         names = [body["file"]] if "file" in body else body["files"]
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
@@ -72,7 +73,8 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
     reader.keys(spec, field, FORMAT)
     safe = reader.value(spec, FORMAT["safe"], field, default=None)
     size = reader.value(spec, FORMAT["size"], field, default=card_size)
-    return component, size, reader.value(spec, FORMAT["shape"], field), reader.value(spec, FORMAT["packing"], field), safe
+    shape, packing = reader.value(spec, FORMAT["shape"], field), reader.value(spec, FORMAT["packing"], field)
+    return component, size, shape, packing, safe
 
 
 def _cards(reader: Reader, path: Path, traits: dict, vocabularies: dict, start: int) -> list[Card]:

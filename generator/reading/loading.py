@@ -109,7 +109,8 @@ def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> di
         reader.keys(body, field, ICON)
         glyph, image = body.get("glyph"), body.get("image")
         if (glyph is None) == (image is None):
-            reader.error(body.where, field, "give either glyph or image", "missing-key" if glyph is None else "key-conflict")
+            reader.error(body.where, field, "give either glyph or image",
+                         "missing-key" if glyph is None else "key-conflict")
             continue
         colour = body.get("colour")
         if isinstance(colour, str) and colour in colours:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import Card, Deck, Rule, Variant, frozen
 from ..layout import sandbox
-from .kinds import describe
+from .kinds import NUMBER, describe
 from .reader import Reader, at, join, known
 from .sourcemap import Map, Seq
 from .spec import BOUNDS, COUNT, GAME, RULE, RULE_KINDS, TOTAL, VARIANT
@@ -25,9 +25,7 @@ def formula(value, constants: dict):
             value = float(value) if "." in value else int(value)
         except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError) as exc:
             raise MusterError(f"cannot evaluate: {exc}", code="bad-template") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise MusterError(f"expected a number, got {describe(value)}", code="wrong-type")
-    return value
+    return NUMBER.read(value)
 
 
 def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict:
@@ -135,7 +133,8 @@ def read_variants(reader: Reader, data: Map, traits: dict, vocabularies: dict) -
         patch = {}
         for key, value in patch_raw.items():
             if key not in traits:
-                reader.error(patch_raw.key_where[key], join(patch_field, key), f"unknown trait '{key}'", "unknown-trait")
+                reader.error(patch_raw.key_where[key], join(patch_field, key), f"unknown trait '{key}'",
+                             "unknown-trait")
                 continue
             parsed = reader.attempt(patch_raw.value_where[key], join(patch_field, key), parse_trait, traits[key],
                                     value, vocabularies)

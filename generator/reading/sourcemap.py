@@ -70,7 +70,8 @@ class _Builder:
         value = self.value(loader.get_event())
         loader.get_event()  # the document's end
         if not loader.check_event(yaml.StreamEndEvent):
-            raise MusterError("expected one YAML document, found another", self.at(loader.get_event()), code="yaml-syntax")
+            raise MusterError("expected one YAML document, found another", self.at(loader.get_event()),
+                              code="yaml-syntax")
         return value
 
     def value(self, event):
@@ -135,7 +136,8 @@ class _Builder:
                 continue
             key = self.value(key_event)
             if not isinstance(key, (str, int, float, bool)) or key is None:
-                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event), code="unsupported-yaml")
+                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event),
+                                  code="unsupported-yaml")
             if key in result:
                 raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_event),
                                   code="duplicate-key")

@@ -10,6 +10,7 @@ stays in the small named checks of the loader and of the schema.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -40,7 +41,7 @@ class Derived(str):
     """A default made from other values (the deck's id, the title), in the words docs/format.md shows."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Key:
     """One key of a mapping: the kind of value it holds, whether it must be given, its default (as a game would
     write it), its bounds or choices, what a mapping, map or list of it holds, and one line of description."""
@@ -53,8 +54,8 @@ class Key:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple = ()
-    of: Any = None  # MAPPING and LIST: the Section of their mappings; MAP: the Section or Kind of each entry
-    names: Any = None  # MAP: the pattern its entries' names match
+    of: Section | Kind | None = None  # MAPPING, LIST: the Section of their mappings; MAP: what each entry is
+    names: re.Pattern | None = None  # MAP: the pattern its entries' names match
     reported_by: str = ""  # a required key whose absence a check of its own reports, not the Reader
 
     def read(self, value):
@@ -69,27 +70,30 @@ class Key:
         return self.read(self.default)
 
 
-@dataclass(eq=False)
 class Section:
     """One mapping of game.yaml or a deck file: where it sits, as docs/format.md writes it, and its keys."""
 
-    path: str
-    keys: tuple[Key, ...]
+    def __init__(self, path: str, keys: tuple[Key, ...]):
+        self.path = path
+        self.keys = keys
+
+    @property
+    def keys(self) -> tuple[Key, ...]:
+        return self._keys
+
+    @keys.setter
+    def keys(self, keys: tuple[Key, ...]) -> None:
+        # names and required are read for every card: made once here, not on each read
+        self._keys = keys
+        self._by_name = {key.name: key for key in keys}
+        self.names = tuple(self._by_name)
+        self.required = tuple(key.name for key in keys if key.required and not key.reported_by)  # the Reader's
 
     def __getitem__(self, name: str) -> Key:
-        for key in self.keys:
-            if key.name == name:
-                return key
-        raise KeyError(name)
+        return self._by_name[name]
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(key.name for key in self.keys)
-
-    @property
-    def required(self) -> tuple[str, ...]:
-        """The keys whose absence the Reader reports."""
-        return tuple(key.name for key in self.keys if key.required and not key.reported_by)
+    def __repr__(self) -> str:
+        return f"Section({self.path!r})"
 
 
 FACE = {"minimum": MIN_FACE_MM, "maximum": MAX_FACE_MM}
@@ -139,7 +143,8 @@ FORMAT = Section("decks.<id>.format", (
         choices=SHAPES),
     Key("packing", CHOICE, "spaced: bleed and crop marks; sheet: edge to edge, shared cut lines.",
         default="spaced", choices=PACKINGS),
-    Key("safe", LENGTH, "Text is kept this far inside the edge.", default=Derived("3 mm, 6 % of the side on small faces")),
+    Key("safe", LENGTH, "Text is kept this far inside the edge.",
+        default=Derived("3 mm, 6 % of the side on small faces")),
 ))
 
 DECK = Section("decks.<id>", (
@@ -181,7 +186,8 @@ RULE = Section("rules[]", (
 
 VARIANT = Section("variants.<name>", (
     Key("description", STRING, "What the variant changes.", default=""),
-    Key("enabled", BOOLEAN, "On in every build when true; `muster build --variant NAME` switches it on.", default=False),
+    Key("enabled", BOOLEAN, "On in every build when true; `muster build --variant NAME` switches it on.",
+        default=False),
     Key("when", WHEN, "The cards it patches: every key must match one of the values listed."),
     Key("patch", FREE, "Traits set on matching cards that lack them.", required=True),
 ))

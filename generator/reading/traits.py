@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import TRAIT_KINDS, Term, Trait, Vocabulary, frozen
-from .kinds import NAME, YEAR_FROM, describe
+from .kinds import BOOLEAN, NAME, TEXT, YEAR_FROM, describe
 from .reader import Reader, at, join, known
 from .sourcemap import Map
 from .spec import GAME, RESERVED_CARD_KEYS, TERM, TRAIT, VOCABULARY
@@ -47,9 +47,9 @@ def read_vocabularies(reader: Reader, data: Map) -> dict[str, Vocabulary]:
             codes_list = [str(c) for c in codes] if isinstance(codes, list) else None
             unknown = [c for c in codes_list or () if c not in terms]
             if codes_list is None or unknown:
+                listed = f"; unknown: {', '.join(unknown)}" if unknown else ""
                 reader.error(aliases_raw.value_where[alias], join(join(field, "aliases"), alias),
-                             f"expected a list of codes of {name}" + (f"; unknown: {', '.join(unknown)}" if unknown else ""),
-                             "unknown-code" if unknown else "wrong-type")
+                             f"expected a list of codes of {name}{listed}", "unknown-code" if unknown else "wrong-type")
                 continue
             aliases[str(alias)] = tuple(codes_list)
         result[str(name)] = Vocabulary(str(name), frozen(terms), frozen(aliases))
@@ -100,13 +100,9 @@ def parse_trait(trait: Trait, value: Any, vocabularies: dict) -> Any:
     """The card's value as the trait's kind wants it; a MusterError (with its code) saying what was expected."""
     kind = trait.kind
     if kind == "text":
-        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return str(value)
-        raise MusterError(f"expected text, got {describe(value)}", code="wrong-type")
+        return TEXT.read(value)
     if kind == "boolean":
-        if isinstance(value, bool):
-            return value
-        raise MusterError(f"expected true or false, got {describe(value)}", code="wrong-type")
+        return BOOLEAN.read(value)
     if kind in ("integer", "number"):
         if str(value) in trait.also:
             return str(value)
