@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..reading.kinds import FACE_SIZE
 from ..reading.spec import SECTIONS, Derived, Key, Section
 
 BEGIN = "<!-- key tables: made from generator/reading/spec.py by `python -m generator.formats.reference` -->"
@@ -39,14 +40,15 @@ def value_text(key: Key) -> str:
     if key.choices:
         return f"{kind.docs}: {', '.join(map(str, key.choices))}"
     if key.of is not None:
-        return f"{kind.docs} {_held(key.of)}" if kind.docs.endswith((" of", " to")) else f"{kind.docs}: {_held(key.of)}"
+        return f"{kind.docs} {_held(key.of)}"
     bounds = _bounds(key)
-    if bounds and kind.name == "size":
+    if bounds and kind is FACE_SIZE:
         return f"{kind.docs}, each side {bounds} mm"
     return f"{kind.docs}, {bounds}" if bounds else kind.docs
 
 
 def default_text(key: Key) -> str:
+    """'required', the default as a game writes it, or the words of a derived one."""
     if key.required:
         return "required"
     default = key.default
@@ -65,6 +67,7 @@ def _cell(text: str) -> str:
 
 
 def section_table(section: Section) -> str:
+    """The Markdown table of one mapping, under a heading naming where it sits."""
     lines = [f"### `{section.path}`", "", "| key | value | default | meaning |", "| --- | --- | --- | --- |"]
     for key in section.keys:
         lines.append(f"| `{key.name}` | {value_text(key)} | {_cell(default_text(key))} | {_cell(key.description)} |")

@@ -88,8 +88,9 @@ class Reader:
                 self.error(data.where, field, f"missing required key '{key}'", "missing-key")
 
     def value(self, data: Map, key: Key, field: str, default=_WRITTEN):
-        """The value of `key` in `data` read by its kind; the default when it is absent (or is the default
-        itself), and after a problem, which is kept."""
+        """The value of `key` in `data` read by its kind. The default (the key's own, unless given) when the key
+        is absent, when it is written as its default (null, where the default is nothing), and after a problem,
+        which is kept as a finding."""
         if default is _WRITTEN:
             written, default = key.default, key.fallback
         else:
