@@ -19,8 +19,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from conftest import GAME_YAML, REPO
-from generator.layout import sandbox
 from generator.cli import app
+from generator.core.errors import MusterError
+from generator.layout import sandbox
+from generator.reading.loading import load_game
 
 RUNNER = CliRunner()
 
@@ -54,7 +56,7 @@ def contents(spec) -> str | bytes:
 @pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
 def test_hostile_input_gets_one_clear_error(make_game, case):
     """One file per case in tests/hostile/: the files it puts into a small working game, the exit code and the
-    text of the one error line it must cause."""
+    text of the one error line it must cause (and its code, for a problem met while reading the game)."""
     spec = yaml.safe_load(case.read_text(encoding="utf-8"))
     files = {name: contents(content) for name, content in spec["files"].items()}
     folder = make_game({k: v for k, v in files.items() if isinstance(v, str)})
@@ -66,6 +68,17 @@ def test_hostile_input_gets_one_clear_error(make_game, case):
     lines = [line for line in output.splitlines() if spec["error"] in line]
     assert lines, output
     assert lines[0].startswith(str(folder)) or lines[0].startswith("error:"), lines[0]
+    if "code" in spec:  # a problem met while reading the game: its stable code as well as its words
+        assert reading_code(folder, spec["error"]) == spec["code"]
+
+
+def reading_code(folder: Path, text: str) -> str:
+    """The code of the problem, reported with `text`, that reading the game at `folder` meets."""
+    try:
+        findings = load_game(folder).findings
+    except MusterError as problem:
+        return problem.code
+    return next(f.code for f in findings if text in str(f))
 
 
 def test_symlink_out_of_the_game_folder_is_refused(make_game, tmp_path):

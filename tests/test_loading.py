@@ -14,6 +14,10 @@ def messages(folder) -> list[str]:
     return [str(f) for f in check_data(load_game(folder))]
 
 
+def codes(folder) -> list[tuple[str, str]]:
+    return [(f.field, f.code) for f in load_game(folder).findings]
+
+
 def column(line: str, text: str) -> int:
     return line.index(text) + 1
 
@@ -33,6 +37,7 @@ def test_wrong_type_names_file_line_column_and_field(make_game):
     assert messages(folder) == [
         f"{folder / 'reds.yaml'}:2:{column(line, 'two')}: error: cards[0].force: expected an integer, got 'two'",
     ]
+    assert codes(folder) == [("cards[0].force", "wrong-type")]
 
 
 def test_unknown_code_lists_the_allowed_ones(make_game):
@@ -41,6 +46,7 @@ def test_unknown_code_lists_the_allowed_ones(make_game):
     assert messages(folder) == [
         f"{folder / 'reds.yaml'}:2:{column(line, 'EX')}: error: cards[0].fronts: unknown fronts 'X'; expected codes of E, W, A",
     ]
+    assert codes(folder) == [("cards[0].fronts", "unknown-code")]
 
 
 def test_unknown_key_gets_a_did_you_mean_hint(make_game):
@@ -48,12 +54,14 @@ def test_unknown_key_gets_a_did_you_mean_hint(make_game):
     folder = make_game({"reds.yaml": f"cards:\n{line}\n  - {{title: Bravo, type: U, force: 3, fronts: E, count: 2}}\n"})
     found = messages(folder)
     assert f"{folder / 'reds.yaml'}:2:{column(line, 'forse')}: error: cards[0].forse: unknown key 'forse' (did you mean 'force'?)" in found
+    assert ("cards[0].forse", "unknown-key") in codes(folder)
 
 
 def test_duplicate_key_is_an_error_not_a_silent_overwrite(make_game):
     folder = make_game({"reds.yaml": "cards:\n  - title: Alpha\n    type: L\n    force: 2\n    force: 3\n"})
     found = messages(folder)
     assert f"{folder / 'reds.yaml'}:5:5: error: duplicate key 'force' (first at line 4)" in found
+    assert ("", "duplicate-key") in codes(folder)
 
 
 def test_year_from_accepts_plus_and_checks_range(make_game):
@@ -61,6 +69,7 @@ def test_year_from_accepts_plus_and_checks_range(make_game):
     game = load_game(folder)
     assert game.decks["reds"].cards[0].traits["year"] == 1944
     assert any("cards[1].year: 1950 is outside 1939..1945" in m for m in messages(folder))
+    assert ("cards[1].year", "out-of-range") in codes(folder)
 
 
 def test_yaml_syntax_error_is_fatal_with_line(make_game):
@@ -69,6 +78,7 @@ def test_yaml_syntax_error_is_fatal_with_line(make_game):
         load_game(folder)
     assert str(caught.value).startswith(f"{folder / 'game.yaml'}:")
     assert "YAML syntax" in str(caught.value)
+    assert caught.value.code == "yaml-syntax"
 
 
 def test_paths_outside_the_game_folder_are_refused(make_game, tmp_path):
@@ -77,6 +87,7 @@ def test_paths_outside_the_game_folder_are_refused(make_game, tmp_path):
     text = (folder / "game.yaml").read_text().replace("file: reds.yaml", "file: ../elsewhere.yaml")
     (folder / "game.yaml").write_text(text)
     assert any("'../elsewhere.yaml' leads outside tiny/" in m for m in messages(folder))
+    assert codes(folder) == [("decks.reds", "file-outside-game")]
 
 
 def test_variant_patches_matching_cards_without_the_trait(make_game):
@@ -87,8 +98,9 @@ def test_variant_patches_matching_cards_without_the_trait(make_game):
     assert "year" not in load_game(folder).decks["reds"].cards[0].traits
     patched = load_game(folder, variants=["late_leaders"]).decks["reds"].cards
     assert patched[0].traits["year"] == 1942 and "year" not in patched[1].traits
-    with pytest.raises(MusterError, match="no variant 'late_leader'.*did you mean 'late_leaders'"):
+    with pytest.raises(MusterError, match="no variant 'late_leader'.*did you mean 'late_leaders'") as caught:
         load_game(folder, variants=["late_leader"])
+    assert caught.value.code == "unknown-variant"
 
 
 def test_icon_colours_may_name_the_games_colours(make_game):
@@ -99,6 +111,35 @@ def test_icon_colours_may_name_the_games_colours(make_game):
     assert load_game(folder).icons["star"].colour == "#222222"
     (folder / "game.yaml").write_text(text.replace("colour: dark}", "colour: darkish}"))
     assert any("or a name of colours:, got 'darkish'" in m for m in messages(folder))
+    assert codes(folder) == [("icons.star.colour", "bad-colour")]
+
+
+def test_values_that_once_crashed_the_loader_are_findings(make_game):
+    """A board without a layout, a rulebook without a file, a mapping where a name belongs, a template that
+    fails in Python rather than in Jinja: each is a finding with its code."""
+    folder = make_game({"rules.md": "# Rules\n"})
+    text = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(
+        text.replace("{kind: code, vocabulary: card_type}", "{kind: code, vocabulary: {a: 1}}")
+        + "  - count: {min: \"{{ constants.width * 2 }}\"}\n  - require: [{a: 1}]\n    decks: [{b: 2}]\n"
+        + "constants: {width: [1]}\nboards:\n  map: {size: 100mm x 100mm}\nrulebook: {paper: a4}\n"
+    )
+    found = codes(folder)
+    assert ("traits.type.vocabulary", "unknown-vocabulary") in found
+    assert ("boards.map", "missing-key") in found and ("rulebook", "missing-key") in found
+    assert ("rules[1].count.min", "bad-template") in found
+    assert ("rules[2].require", "unknown-trait") in found
+
+
+def test_every_reading_finding_has_a_code(make_game):
+    folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: Q, force: 99, fronts: [E, Z], year: soon,"
+                                     " count: -1, designed: 2, zz: 1}\n  - 5\n"})
+    text = (folder / "game.yaml").read_text().replace("size: poker", "size: huge").replace("size: 3", "size: many")
+    text = text.replace('colours: {dark: "#222222"}', "colours: {dark: red}")
+    (folder / "game.yaml").write_text(text + "tables: {Bad: 1}\nvariants: {v: {patch: {zz: 1}}}\n")
+    findings = load_game(folder).findings
+    assert len(findings) > 10
+    assert all(f.code for f in findings), [str(f) for f in findings if not f.code]
 
 
 def test_yaml_values_keep_their_places_and_merge_keys_follow_yaml(tmp_path):

@@ -20,10 +20,10 @@ from generator.core.errors import MusterError
 from generator.layout.files import read_layout
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
-from generator.formats.schema import (
-    BOUNDS, BOARD_KEYS, CARD_KEYS, DECK_KEYS, FORMAT_KEYS, GAME_KEYS, GRID_KEYS, ICON_KEYS, LAYOUT_KEYS, PLACE_KEYS,
-    RULE_KEYS, RULEBOOK_KEYS, TERM_KEYS, TRAIT_KEYS, VARIANT_KEYS, VOCABULARY_KEYS, codes_pattern, deck_schema,
-    game_schema, layout_schema,
+from generator.formats.schema import LAYOUT_KEYS, codes_pattern, deck_schema, game_schema, layout_schema
+from generator.reading.spec import (
+    BOARD, COUNT, DECK, FORMAT, GAME, GAME_CARD, GRID, ICON, PLACE, RULE, RULEBOOK, TERM, TOTAL, TRAIT, VARIANT,
+    VOCABULARY,
 )
 
 GAMES = bundled_games()
@@ -139,12 +139,12 @@ PROBE_GAME = {
     "rulebook": {"file": "rules.md"},
 }
 LEVELS = [
-    ((), GAME_KEYS), (("card",), CARD_KEYS), (("icons", "star"), ICON_KEYS),
-    (("vocabularies", "front"), VOCABULARY_KEYS), (("vocabularies", "front", "values", "E"), TERM_KEYS),
-    (("traits", "force"), TRAIT_KEYS), (("decks", "reds"), DECK_KEYS), (("decks", "reds", "format"), FORMAT_KEYS),
-    (("rules", 0), RULE_KEYS), (("rules", 1, "total"), BOUNDS + ("trait",)), (("rules", 2, "count"), BOUNDS),
-    (("variants", "v"), VARIANT_KEYS), (("boards", "map"), BOARD_KEYS), (("boards", "map", "grid"), GRID_KEYS),
-    (("boards", "map", "place", "town"), PLACE_KEYS), (("rulebook",), RULEBOOK_KEYS),
+    ((), GAME), (("card",), GAME_CARD), (("icons", "star"), ICON),
+    (("vocabularies", "front"), VOCABULARY), (("vocabularies", "front", "values", "E"), TERM),
+    (("traits", "force"), TRAIT), (("decks", "reds"), DECK), (("decks", "reds", "format"), FORMAT),
+    (("rules", 0), RULE), (("rules", 1, "total"), TOTAL), (("rules", 2, "count"), COUNT),
+    (("variants", "v"), VARIANT), (("boards", "map"), BOARD), (("boards", "map", "grid"), GRID),
+    (("boards", "map", "place", "town"), PLACE), (("rulebook",), RULEBOOK),
 ]
 
 
@@ -174,8 +174,8 @@ def schema_at(schema: dict, path: tuple) -> dict:
     return node
 
 
-@pytest.mark.parametrize("path, keys", LEVELS, ids=["/".join(map(str, p)) or "top" for p, _ in LEVELS])
-def test_schema_keys_are_the_loaders(tmp_path, path, keys):
+@pytest.mark.parametrize("path, section", LEVELS, ids=["/".join(map(str, p)) or "top" for p, _ in LEVELS])
+def test_schema_keys_are_the_loaders(tmp_path, path, section):
     game = copy.deepcopy(PROBE_GAME)
     node = game
     for step in path:
@@ -186,8 +186,8 @@ def test_schema_keys_are_the_loaders(tmp_path, path, keys):
     (tmp_path / "rules.md").write_text("", encoding="utf-8")
     messages = [f.message for f in load_game(tmp_path).findings if f"unknown key '{PROBE}'" in f.message]
     assert len(messages) == 1, [f.message for f in load_game(tmp_path).findings]
-    assert accepted(messages[0]) == set(keys)
-    assert set(schema_at(game_schema(), path)["properties"]) == set(keys)
+    assert accepted(messages[0]) == set(section.names)
+    assert list(schema_at(game_schema(), path)["properties"]) == list(section.names)
 
 
 def test_card_and_layout_keys_are_the_loaders(tmp_path):

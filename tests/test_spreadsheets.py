@@ -16,9 +16,8 @@ from generator.cli.authoring import import_cards
 from generator.cli.export import export_csv, export_xlsx
 from generator.core.errors import MusterError
 from generator.reading.loading import load_game
-from generator.formats.spreadsheets import (
-    cards_from_sheet, deck_table, deck_yaml, import_deck, read_sheet, write_csv, write_xlsx,
-)
+from generator.formats.spreadsheets import deck_table, deck_yaml, import_deck, write_csv, write_xlsx
+from generator.formats.worksheets import cards_from_sheet, read_sheet
 
 
 def cli() -> typer.Typer:
@@ -102,6 +101,7 @@ def test_errors_name_row_and_column_and_nothing_is_written(tmp_path, make_game):
         "7:3: error: force: expected an integer, got 'two'",
         "8:1: error: title: every card needs a title",
     )]
+    assert [f.code for f in result.findings] == ["unknown-code", "unknown-code", "out-of-range", "wrong-type", "missing-key"]
     assert (game / "reds.yaml").read_text() == before
 
 
@@ -114,6 +114,8 @@ def test_header_problems(tmp_path, make_game):
     assert (1, 2, "unknown column 'forse' (did you mean 'force'?)") in messages
     assert (1, 4, "a second 'force' column (the first is column 3)") in messages
     assert (1, 5, "a column with values has no name in the header row") in messages
+    codes = [f.code for f in cards_from_sheet(read_sheet(sheet), load).findings]
+    assert codes == ["unknown-key", "duplicate-key", "unnamed-column"]
     sheet.write_text("name,force\nAlpha,1\n", encoding="utf-8")
     findings = cards_from_sheet(read_sheet(sheet), load).findings
     assert any("no 'title' column" in f.message for f in findings)
@@ -158,6 +160,8 @@ def test_validation_findings_point_at_the_sheet(tmp_path, make_game):
     lines = [str(f) for f in result.findings]
     assert f"{sheet}:3:1: error: [typed] 'Bravo' in deck 'reds' lacks force" in lines, lines  # a rule of the game
     assert f"{sheet}:4:1: error: title: title 'Alpha' appears twice in deck 'reds' (first at row 2)" in lines, lines
+    twice = next(f for f in result.findings if f.code == "duplicate-title")
+    assert twice.related == (sheet, 2, 1)  # placed from the finding's locations, not from its text
     assert not any("reds.yaml" in line for line in lines)
 
 

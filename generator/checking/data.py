@@ -8,7 +8,7 @@ from typing import Iterator
 
 from ..core.errors import Finding, Location
 from ..core.model import Card, Deck, Game, Rule
-from ..reading.loading import matches
+from ..reading.rules import matches
 
 Problem = tuple[Location, str, str]  # where, field, what was found: a rule's finding before its name is added
 
@@ -40,7 +40,7 @@ def _deck_findings(deck: Deck) -> list[Finding]:
             findings.append(Finding(
                 "error", card.located("title"), f"cards[{card.index}].title",
                 f"title '{card.title}' appears twice in deck '{deck.id}' (first at line {seen[key].where.line})",
-                "duplicate-title",
+                "duplicate-title", seen[key].where,
             ))
         else:
             seen[key] = card

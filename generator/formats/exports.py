@@ -71,7 +71,7 @@ class Entry:
 
     @property
     def stem(self) -> str:
-        from ..reading.loading import slug
+        from ..reading.decks import slug
 
         return f"{self.number:03d}-{slug(self.id)}"
 

@@ -1,11 +1,11 @@
 """JSON Schemas (draft 2020-12) of game.yaml, deck files and layouts, for editors' YAML language servers.
 
-The schemas are built from the code's own lists (the reserved card keys, the trait kinds, the rule kinds, the
-layout elements and their fields, the card sizes, the fonts, the id patterns), so they follow the code. The
-keys of each mapping of game.yaml are listed here (the loader spells them inline); the tests check every list
-against the keys the loader accepts. A schema catches the shape of a file as you type: unknown keys, wrong
-types, a missing title. It is not the validator: `muster validate` still checks what a schema cannot (codes
-against vocabularies in the generic deck schema, rules, deck sizes, text that does not fit).
+The schemas of game.yaml and deck files are made from the format's spec (reading/spec.py): one property per key,
+its type from the key's kind, its bounds, choices and description from the key. What no single key says (either
+file or files, one kind per rule) is added here, section by section. The layout schema is made from the layout
+elements and their fields (layout/files.py). A schema catches the shape of a file as you type: unknown keys,
+wrong types, a missing title. It is not the validator: `muster validate` still checks what a schema cannot
+(codes against vocabularies in the generic deck schema, rules, deck sizes, text that does not fit).
 """
 
 from __future__ import annotations
@@ -16,20 +16,18 @@ from pathlib import Path
 
 from ..core import fonts
 from ..layout.files import COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
-from ..reading.loading import (
-    BOARD_KEYS, BOARD_SHAPES, BOUNDS, CARD_KEYS, COLOUR, COMPONENTS, DECK_FILE_KEYS, DECK_ID, DECK_KEYS,
-    FORMAT_KEYS, FORMAT_VERSION, GAME_KEYS, GRID_KEYS, ICON_KEYS, MAX_CARDS_PER_DECK, MAX_COUNT, MAX_TABLE_ROWS,
-    NAME, PACKINGS, PLACE_KEYS, RESERVED_CARD_KEYS, RULE_KEYS, RULE_KINDS, RULEBOOK_KEYS, RULEBOOK_PAPERS, SHAPES,
-    TERM_KEYS, TRAIT_KEYS, VARIANT_KEYS, VOCABULARY_KEYS, YEAR_FROM,
+from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
+from ..reading.spec import (
+    BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
+    RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
 )
-from ..core.model import TRAIT_KINDS, Game, Trait, Vocabulary
+from ..core.model import Game, Trait, Vocabulary
 from ..core.files import atomic_write
 from ..core.units import CARD_SIZES, MM_PER
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 LET_NAME = r"^[a-z_][a-z0-9_]*$"
-MAX_GRID_LINES = 200
 
 _NUMBER = r"(-?\d+(?:\.\d+)?|-?\.\d+)"
 _UNITS = "(" + "|".join(MM_PER) + ")"
@@ -88,138 +86,109 @@ COMMON_DEFS = {
 }
 
 
+def _bounds(key: Key) -> dict:
+    return {name: value for name, value in (("minimum", key.minimum), ("maximum", key.maximum)) if value is not None}
+
+
+_SCALAR = {"type": ["string", "number", "boolean", "null"]}
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+
+# The schema of a value of each kind (reading/kinds.py); a kind missing here fails the tests with a KeyError.
+KIND_SCHEMAS = {
+    "text": lambda key: _ref("text"),
+    "string": lambda key: {"type": "string"},
+    "players": lambda key: {"type": ["string", "integer"]},
+    "version": lambda key: {"const": key.default},
+    "integer": lambda key: {"type": "integer", **_bounds(key)},
+    "number": lambda key: {"type": "number"},
+    "boolean": lambda key: {"type": "boolean"},
+    "choice": lambda key: {"enum": list(key.choices)},
+    "font": lambda key: {"enum": list(fonts.font_book().files)},
+    "length": lambda key: _ref("length"),
+    "size": lambda key: _ref("size"),
+    "colour": lambda key: _ref("colour"),
+    "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
+    "scalar": lambda key: dict(_SCALAR),
+    "file": lambda key: {"type": "string"},
+    "files": lambda key: {**_STRINGS, "minItems": 1},
+    "stem": lambda key: {"type": "string", "pattern": _pattern(DECK_ID)},
+    "board-size": lambda key: {"type": "string", "anyOf": [{"pattern": SIZE}, {"pattern": TEMPLATE}]},
+    "free": lambda key: {"type": "object"},
+    "mapping": lambda key: _section(key.of),
+    "map": lambda key: _map_of(_entry(key), _pattern(key.names) if key.names else None),
+    "list": lambda key: {"type": "array", "items": _section(key.of)},
+    "rows": lambda key: {"type": "array", "maxItems": MAX_TABLE_ROWS, "items": _map_of(dict(_SCALAR))},
+    "formula": lambda key: _ref("number"),
+    "whole-formula": lambda key: {"anyOf": [{"type": "integer", **_bounds(key)}, _ref("template")]},
+    "trait-names": lambda key: {"anyOf": [{"type": "string"}, dict(_STRINGS)]},
+    "deck-ids": lambda key: dict(_STRINGS),
+    "lines": lambda key: {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
+    "cells": lambda key: dict(_STRINGS),
+    "when": lambda key: _ref("when"),
+}
+
+
+def _property(key: Key) -> dict:
+    return {**KIND_SCHEMAS[key.kind.name](key), "description": key.description}
+
+
+def _entry(key: Key) -> dict:
+    """The schema of each entry of a map."""
+    if key.of is TERM:
+        return _ref("term")
+    if key.of is VOCABULARY:
+        return {
+            "if": {"type": "object", "required": ["values"]}, "then": _section(VOCABULARY),
+            "else": _map_of(_ref("term")),
+            "description": "Code -> name (or {name, short, icon, ...}); or {values: ..., aliases: ...}.",
+        }
+    if isinstance(key.of, Section):
+        return _section(key.of)
+    return KIND_SCHEMAS[key.of.name](key)
+
+
+def _one_of_keys(*names) -> list[dict]:
+    return [{"required": [name]} for name in names]
+
+
+# What no single key of a section says: the cross-field checks of the loader, as a schema writes them.
+SECTION_RULES = {
+    ICON: lambda: {"oneOf": _one_of_keys("glyph", "image")},
+    TRAIT: lambda: {"allOf": [{"if": {"properties": {"kind": {"enum": ["code", "codes"]}}},
+                               "then": {"required": ["vocabulary"]}, "else": {"not": {"required": ["vocabulary"]}}}]},
+    DECK: lambda: {"oneOf": _one_of_keys("file", "files")},
+    RULE: lambda: {"oneOf": _one_of_keys(*RULE_KINDS)},
+    TOTAL: lambda: {"anyOf": _one_of_keys(*COUNT.names)},
+    COUNT: lambda: {"anyOf": _one_of_keys(*COUNT.names)},
+    BOARD: lambda: {"anyOf": _one_of_keys("size", "grid")},
+}
+
+
+def _section(section: Section) -> dict:
+    """The schema of one mapping of the format: its keys, those it requires, and its cross-field rules."""
+    schema = _object({key.name: _property(key) for key in section.keys},
+                     [key.name for key in section.keys if key.required])
+    schema.update(SECTION_RULES[section]() if section in SECTION_RULES else {})
+    return schema
+
+
 def game_schema() -> dict:
     """The schema of game.yaml."""
-    term = {"anyOf": [
-        {"$ref": "#/$defs/text"},
-        _keys(_object({
-            "name": {"$ref": "#/$defs/text"}, "short": {"$ref": "#/$defs/text"}, "icon": {"type": "string"},
-            "colour": {"type": "string"}, "description": {"type": "string"}, "symbol": {"$ref": "#/$defs/text"},
-            "letter": {"$ref": "#/$defs/text"},
-        }, required=("name",)), TERM_KEYS),
-    ]}
-    terms = _map_of(_ref("term"))
-    vocabulary = {
-        "if": {"type": "object", "required": ["values"]},
-        "then": _keys(_object({
-            "values": terms,
-            "aliases": _map_of({"type": "array", "items": {"type": ["string", "integer"]}},
-                               description="Alias -> the codes it stands for: A: [E, W, M]."),
-        }, required=("values",)), VOCABULARY_KEYS),
-        "else": terms,
-        "description": "Code -> name (or {name, short, icon, ...}); or {values: ..., aliases: ...}.",
-    }
-    trait = _keys(_object({
-        "kind": {"enum": list(TRAIT_KINDS)},
-        "vocabulary": {"type": "string", "description": "For code and codes traits: the vocabulary of their codes."},
-        "min": {"type": "number"}, "max": {"type": "number"},
-        "also": {"type": "array", "items": {"type": ["string", "integer"]},
-                 "description": "Non-numeric tokens a number trait also allows: [\"PB\", \"--\"]."},
-        "label": {"type": "string"}, "description": {"type": "string"},
-    }, required=("kind",)), TRAIT_KEYS)
-    trait["allOf"] = [{"if": {"properties": {"kind": {"enum": ["code", "codes"]}}},
-                       "then": {"required": ["vocabulary"]}, "else": {"not": {"required": ["vocabulary"]}}}]
-    deck = _keys(_object({
-        "name": {"$ref": "#/$defs/text"},
-        "file": {"type": "string", "description": "The deck file, in the game folder."},
-        "files": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-        "size": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS_PER_DECK,
-                 "description": "Declared size: the sum of the counts must equal it."},
-        "face": {"type": "string", "description": "Layout of the faces: in the game folder, else the bundled layouts/."},
-        "back": {"type": "string", "description": "Layout of the backs."},
-        "style": {"type": "object", "description": "Free data handed to the layouts as deck.<key>."},
-        "component": {"enum": list(COMPONENTS)},
-        "format": _keys(_object({
-            "size": _ref("size"), "shape": {"enum": list(SHAPES)}, "packing": {"enum": list(PACKINGS)},
-            "safe": _ref("length"),
-        }), FORMAT_KEYS),
-    }, required=("face", "back")), DECK_KEYS)
-    deck["oneOf"] = [{"required": ["file"]}, {"required": ["files"]}]
-    bounds = {key: _ref("number") for key in BOUNDS}
-    rule = _keys(_object({
-        "require": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
-                    "description": "Traits every matching card must give."},
-        "forbid": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
-                   "description": "Traits no matching card may give."},
-        "max_copies": _ref("number"),
-        "total": _object({"trait": {"type": "string"}, **bounds}, required=("trait",),
-                         anyOf=[{"required": [b]} for b in BOUNDS]),
-        "count": _object(dict(bounds), anyOf=[{"required": [b]} for b in BOUNDS]),
-        "when": _ref("when"),
-        "decks": {"type": "array", "items": {"type": "string"}},
-        "name": {"type": "string"}, "message": {"type": "string"},
-    }), RULE_KEYS)
-    rule["oneOf"] = [{"required": [kind]} for kind in RULE_KINDS]
-    count = {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_GRID_LINES}, _ref("template")]}
-    lines = {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}
-    board = _keys(_object({
-        "name": {"$ref": "#/$defs/text"},
-        "file": {"type": "string", "pattern": _pattern(DECK_ID), "description": "Output file stem: map -> map.pdf."},
-        "layout": {"type": "string"},
-        "size": {"type": "string", "anyOf": [{"pattern": SIZE}, {"pattern": TEMPLATE}]},
-        "grid": _keys(_object({
-            "columns": count, "rows": count, "cell": _ref("length"), "shape": {"enum": list(BOARD_SHAPES)},
-            "margin": _ref("length"),
-        }, required=("columns", "rows", "cell")), GRID_KEYS),
-        "place": _map_of(_keys(_object({
-            "count": {"anyOf": [{"type": "integer", "minimum": 0}, _ref("template")]}, "rows": lines, "columns": lines,
-        }, required=("count",)), PLACE_KEYS)),
-        "features": _map_of({"type": "array", "items": {"type": "string"}}),
-        "seed": {"type": "integer", "minimum": 0, "maximum": 2**31},
-    }, required=("layout",)), BOARD_KEYS)
-    board["anyOf"] = [{"required": ["size"]}, {"required": ["grid"]}]
-    icon = _keys(_object({
-        "glyph": _ref("text"), "font": {"enum": list(fonts.font_book().files)}, "colour": _ref("colour"),
-        "image": {"type": "string", "description": "A PNG or JPEG in the game folder."},
-    }), ICON_KEYS)
-    icon["oneOf"] = [{"required": ["glyph"]}, {"required": ["image"]}]
-    top = _keys(_object({
-        "muster": {"const": FORMAT_VERSION, "description": "The format version."},
-        "title": {"$ref": "#/$defs/text", "description": "Printed on backs and the rulebook."},
-        "summary": {"$ref": "#/$defs/text"},
-        "players": {"type": ["string", "integer"], "description": "A number or a range such as \"2-4\"."},
-        "card": _keys(_object({"size": _ref("size")}), CARD_KEYS),
-        "colours": _map_of(_ref("colour"), description="Named colours, for layouts: colours.<name>."),
-        "icons": _map_of(icon, description="Inline icons for text: [[name]]."),
-        "constants": _map_of({"type": ["string", "number", "boolean", "null"]}, _pattern(NAME),
-                             "Numbers (and texts) the rules, layouts and rulebook use: constants.<name>."),
-        "vocabularies": _map_of(vocabulary, description="The codes a code or codes trait may take."),
-        "traits": {**_map_of(trait, description="Every key a card may carry besides the reserved ones."),
-                   "propertyNames": {"pattern": _pattern(NAME), "not": {"enum": list(RESERVED_CARD_KEYS)}}},
-        "decks": _map_of(deck, _pattern(DECK_ID), "Deck id (lower case, digits, dashes) -> the deck."),
-        "rules": {"type": "array", "items": rule, "description": "The game's own checks."},
-        "variants": _map_of(_keys(_object({
-            "description": {"type": "string"}, "enabled": {"type": "boolean"}, "when": _ref("when"),
-            "patch": {"type": "object", "description": "Traits set on matching cards that lack them."},
-        }, required=("patch",)), VARIANT_KEYS)),
-        "tables": _map_of({"type": "array", "maxItems": MAX_TABLE_ROWS,
-                           "items": _map_of({"type": ["string", "number", "boolean", "null"]})},
-                          _pattern(NAME), "Named lists of rows that layouts and the rulebook print from."),
-        "boards": _map_of(board, _pattern(DECK_ID), "Maps and play mats, printed at 100 %."),
-        "rulebook": _keys(_object({
-            "file": {"type": "string"}, "paper": {"enum": list(RULEBOOK_PAPERS)}, "booklet": {"type": "boolean"},
-        }, required=("file",)), RULEBOOK_KEYS),
-    }, required=("muster", "title", "decks")), GAME_KEYS)
+    top = _section(GAME)
+    top["properties"]["traits"]["propertyNames"]["not"] = {"enum": list(RESERVED_CARD_KEYS)}
     return {
         "$schema": DRAFT,
         "title": "Muster game.yaml",
         "description": "A Muster game (docs/format.md). `muster validate` checks what a schema cannot.",
         **top,
-        "$defs": {**COMMON_DEFS, "term": term},
+        "$defs": {**COMMON_DEFS, "term": {"anyOf": [_ref("text"), _section(TERM)]}},
     }
 
 
 def deck_schema(game: Game | None = None) -> dict:
     """The schema of a deck file: generic (any trait key, scalar or list), or the traits of `game`."""
-    card = {
-        "title": {"$ref": "#/$defs/text", "description": "Printed on the card."},
-        "count": {"type": "integer", "minimum": 0, "maximum": MAX_COUNT, "description": "Copies in the deck (default 1)."},
-        "id": {"type": "string", "description": "Stable identifier (default: the title as lower-case ASCII with dashes)."},
-        "designed": {"type": "boolean", "description": "true for a card designed for Muster rather than taken from the source."},
-        "note": {"$ref": "#/$defs/text", "description": "Provenance or resolution remarks; never printed."},
-    }
-    assert tuple(card) == RESERVED_CARD_KEYS
-    card_schema = {"type": "object", "properties": card, "required": ["title"]}
+    card = {key.name: _property(key) for key in CARD.keys}
+    card_schema = {"type": "object", "properties": card, "required": [key.name for key in CARD.keys if key.required]}
     if game is None:
         card_schema["propertyNames"] = {"pattern": _pattern(NAME)}
         card_schema["additionalProperties"] = {"$ref": "#/$defs/scalars",
@@ -234,13 +203,9 @@ def deck_schema(game: Game | None = None) -> dict:
         title, description = f"Muster deck file of {game.title}", (
             f"A deck file of {game.title} ({game.id}): the reserved card keys and this game's traits. "
             "Written by `muster schema --game`; write it again when the traits or vocabularies change.")
-    return {
-        "$schema": DRAFT,
-        "title": title,
-        "description": description,
-        **_keys(_object({"cards": {"type": "array", "items": card_schema}}, required=("cards",)), DECK_FILE_KEYS),
-        "$defs": COMMON_DEFS,
-    }
+    top = _section(DECK_FILE)
+    top["properties"]["cards"]["items"] = card_schema
+    return {"$schema": DRAFT, "title": title, "description": description, **top, "$defs": COMMON_DEFS}
 
 
 def trait_schema(trait: Trait, vocabularies) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core import fonts
 from ..core.units import parse_length
-from ..reading.loading import COLOUR
+from ..reading.kinds import COLOUR
 from .files import CHOICES, MAX_COUNT
 
 BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}

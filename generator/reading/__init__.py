@@ -1,6 +1,9 @@
 """Reading a game folder: takes a path, gives a `core.model.Game` (every value with its file:line) and the
 findings of reading it.
 
-sourcemap.py: safe YAML with locations; loading.py: the keys of game.yaml and deck files, checked and parsed;
-resources.py: paths confined to their folder, games found by name, images checked before use.
+spec.py: the format declared once, every mapping and key (kinds.py: the kinds of value and how each is read);
+reader.py: the Reader, where every problem met while reading becomes a finding with a stable code; loading.py:
+load_game and the small sections of game.yaml; traits.py, decks.py, rules.py, boards.py: the rest of game.yaml
+and the deck files; sourcemap.py: safe YAML with locations; resources.py: paths confined to their folder, games
+found by name, images checked before use.
 """

@@ -12,14 +12,14 @@ from ..core.errors import Location, MusterError
 def confined(root: Path, name: str) -> Path:
     """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
     if not isinstance(name, str) or not name or "\x00" in name:
-        raise MusterError(f"expected a file name, got {name!r}")
+        raise MusterError(f"expected a file name, got {name!r}", code="wrong-type")
     candidate = Path(name)
     if candidate.is_absolute():
-        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/")
+        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/", code="file-outside-game")
     base = root.resolve()
     resolved = (base / candidate).resolve()
     if resolved != base and base not in resolved.parents:
-        raise MusterError(f"'{name}' leads outside {root.name}/")
+        raise MusterError(f"'{name}' leads outside {root.name}/", code="file-outside-game")
     return resolved
 
 
@@ -34,8 +34,8 @@ def find_game(name_or_path: str | Path) -> Path:
     if re.fullmatch(r"[A-Za-z0-9_-]+", str(name_or_path)) and (bundled / "game.yaml").is_file():
         return bundled
     if path.exists():
-        raise MusterError("no game.yaml in this folder", Location(path))
-    raise MusterError(f"no game folder or bundled game named '{name_or_path}'")
+        raise MusterError("no game.yaml in this folder", Location(path), code="missing-file")
+    raise MusterError(f"no game folder or bundled game named '{name_or_path}'", code="unknown-game")
 
 
 def bundled_games() -> list[Path]:

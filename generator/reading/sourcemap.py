@@ -70,7 +70,8 @@ class _Builder:
         value = self.value(loader.get_event())
         loader.get_event()  # the document's end
         if not loader.check_event(yaml.StreamEndEvent):
-            raise MusterError("expected one YAML document, found another", self.at(loader.get_event()))
+            raise MusterError("expected one YAML document, found another", self.at(loader.get_event()),
+                              code="yaml-syntax")
         return value
 
     def value(self, event):
@@ -87,12 +88,13 @@ class _Builder:
         elif kind is yaml.AliasEvent:
             self.aliases += 1
             if self.aliases > MAX_ALIASES:
-                raise MusterError(f"more than {MAX_ALIASES} aliases: refused", self.at(event))
+                raise MusterError(f"more than {MAX_ALIASES} aliases: refused", self.at(event), code="too-large")
             if event.anchor not in self.anchors:
-                raise MusterError(f"alias *{event.anchor} has no anchor before it", self.at(event))
+                raise MusterError(f"alias *{event.anchor} has no anchor before it", self.at(event), code="yaml-syntax")
             value = self.anchors[event.anchor]
             if value is _BUILDING:
-                raise MusterError("an alias refers to a node that contains it: refused", self.at(event))
+                raise MusterError("an alias refers to a node that contains it: refused", self.at(event),
+                                  code="unsupported-yaml")
             return value
         else:
             tag = event.tag
@@ -101,7 +103,7 @@ class _Builder:
             elif kind is yaml.SequenceStartEvent and (tag is None or tag == "!" or tag == _SEQ):
                 build = self._sequence
             else:
-                raise MusterError(f"unsupported YAML tag {tag}", self.at(event))
+                raise MusterError(f"unsupported YAML tag {tag}", self.at(event), code="unsupported-yaml")
             if event.anchor is not None:
                 self.anchors[event.anchor] = _BUILDING
             value = build(event)
@@ -134,9 +136,11 @@ class _Builder:
                 continue
             key = self.value(key_event)
             if not isinstance(key, (str, int, float, bool)) or key is None:
-                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event))
+                raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event),
+                                  code="unsupported-yaml")
             if key in result:
-                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_event))
+                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_event),
+                                  code="duplicate-key")
             value_event = loader.get_event()
             result[key] = self.value(value_event)
             key_where[key] = self.at(key_event)
@@ -145,7 +149,7 @@ class _Builder:
         for where, value in merged:  # the mapping's own keys win over merged ones, the first merged over later
             for source in (value if isinstance(value, Seq) else [value]):
                 if not isinstance(source, Map):
-                    raise MusterError("<< merges a mapping or a list of mappings", where)
+                    raise MusterError("<< merges a mapping or a list of mappings", where, code="yaml-syntax")
                 for key, item in source.items():
                     if key not in result:
                         result[key] = item
@@ -159,24 +163,24 @@ def load_yaml(path: Path):
     try:
         size = path.stat().st_size
         if size > MAX_YAML_BYTES:
-            raise MusterError(f"file is {size} bytes; the limit is {MAX_YAML_BYTES}", Location(path))
+            raise MusterError(f"file is {size} bytes; the limit is {MAX_YAML_BYTES}", Location(path), code="too-large")
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        raise MusterError("file not found", Location(path)) from None
+        raise MusterError("file not found", Location(path), code="missing-file") from None
     except IsADirectoryError:
-        raise MusterError("expected a file, found a folder", Location(path)) from None
+        raise MusterError("expected a file, found a folder", Location(path), code="missing-file") from None
     except UnicodeDecodeError as exc:
-        raise MusterError(f"not UTF-8 text (byte {exc.start})", Location(path)) from None
+        raise MusterError(f"not UTF-8 text (byte {exc.start})", Location(path), code="bad-encoding") from None
     except OSError as exc:
-        raise MusterError(f"cannot read: {exc.strerror}", Location(path)) from None
+        raise MusterError(f"cannot read: {exc.strerror}", Location(path), code="unreadable") from None
     loader = _Base(text)
     try:
         return _Builder(loader, path).document()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
-        raise MusterError(f"YAML syntax: {exc.problem or exc.context}", where) from None
+        raise MusterError(f"YAML syntax: {exc.problem or exc.context}", where, code="yaml-syntax") from None
     except yaml.YAMLError as exc:
-        raise MusterError(f"YAML: {exc}", Location(path)) from None
+        raise MusterError(f"YAML: {exc}", Location(path), code="yaml-syntax") from None
     finally:
         loader.dispose()

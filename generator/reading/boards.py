@@ -1,0 +1,146 @@
+"""Boards from game.yaml: their size (given, or made by the grid), grid, cells placed at random, named cells."""
+
+from __future__ import annotations
+
+from ..core.errors import MusterError
+from ..core.geometry import cell_index, grid_extent
+from ..core.model import Board, BoardGrid, Placement, frozen
+from ..core.units import parse_size
+from ..layout import sandbox
+from .kinds import DECK_ID
+from .reader import Reader, at, join
+from .sourcemap import Map
+from .rules import formula
+from .spec import BOARD, BOARD_SHAPES, GAME, GRID, MAX_BOARD_MM, MIN_BOARD_MM, PLACE
+
+
+def board_size(value, constants: dict) -> tuple[float, float]:
+    """A board's size: "277mm x 190mm", or a template over the constants that gives one."""
+    try:
+        if sandbox.is_template(value):
+            value = sandbox.render(value, {"constants": dict(constants)})
+        return parse_size(value, {})
+    except (sandbox.TemplateError, TypeError, ArithmeticError) as exc:
+        raise MusterError(str(exc), code="bad-template") from None
+    except ValueError as exc:
+        raise MusterError(str(exc), code="bad-size") from None
+
+
+def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
+    result = {}
+    for board_id, body, field, where in reader.entries(data, GAME["boards"], "board"):
+        reader.keys(body, field, BOARD)
+        grid = _grid(reader, body, field, constants)
+        if "size" in body:
+            size = reader.attempt(at(body, "size"), join(field, "size"), board_size, body["size"], constants)
+            if size is None:
+                continue
+        elif grid is not None:
+            extent = grid_extent(grid.shape, grid.columns, grid.rows, grid.cell)
+            size = (extent[0] + 2 * grid.margin, extent[1] + 2 * grid.margin)
+        else:
+            reader.error(body.where, field, "give size, or a grid to size the board by", "missing-key")
+            continue
+        if not (MIN_BOARD_MM <= size[0] <= MAX_BOARD_MM and MIN_BOARD_MM <= size[1] <= MAX_BOARD_MM):
+            reader.error(at(body, "size"), join(field, "size"),
+                         f"a board is {MIN_BOARD_MM:g} mm to {MAX_BOARD_MM:g} mm on each side", "out-of-range")
+            continue
+        file = reader.value(body, BOARD["file"], field, default=board_id)
+        if not DECK_ID.match(file):
+            reader.error(at(body, "file"), join(field, "file"), "a file stem is lower case letters, digits and dashes",
+                         "bad-id")
+            continue
+        if "layout" not in body:  # reported by Reader.keys: a board without a layout cannot be drawn
+            continue
+        result[board_id] = Board(
+            id=board_id, file=file, name=reader.value(body, BOARD["name"], field, default=board_id),
+            layout=body["layout"], size=size, grid=grid,
+            place=frozen(_placements(reader, body, field, constants, grid)),
+            features=frozen(_features(reader, body, field, grid)), seed=reader.value(body, BOARD["seed"], field),
+            where=where,
+        )
+    return result
+
+
+def _grid(reader: Reader, body: Map, field: str, constants: dict) -> BoardGrid | None:
+    if "grid" not in body:
+        return None
+    spec = reader.mapping(body["grid"], at(body, "grid"), join(field, "grid"))
+    if spec is None:
+        return None
+    field = join(field, "grid")
+    reader.keys(spec, field, GRID)
+    numbers = {}
+    for key in (GRID["columns"], GRID["rows"]):
+        where = at(spec, key.name)
+        value = reader.attempt(where, join(field, key.name), formula, spec.get(key.name), constants)
+        if not isinstance(value, int) or not key.minimum <= value <= key.maximum:
+            reader.error(where, join(field, key.name), f"expected a whole number from {key.minimum} to {key.maximum}",
+                         "out-of-range")
+            return None
+        numbers[key.name] = value
+    cell = reader.attempt(spec.where, field, GRID["cell"].read, spec.get("cell"))
+    if cell is None:
+        return None
+    margin = reader.attempt(spec.where, field, GRID["margin"].read, spec.get("margin", GRID["margin"].default))
+    if margin is None:
+        return None
+    shape = spec.get("shape", GRID["shape"].default)
+    if shape not in BOARD_SHAPES or cell <= 0:
+        reader.error(spec.where, field, f"expected shape square or hex and a positive cell, got {shape!r}, {cell:g} mm",
+                     "out-of-range" if shape in BOARD_SHAPES else "bad-choice")
+        return None
+    return BoardGrid(numbers["columns"], numbers["rows"], cell, shape, margin)
+
+
+def _placements(reader: Reader, body: Map, field: str, constants: dict, grid: BoardGrid | None) -> dict:
+    raw = reader.section(body, BOARD["place"], field)
+    result = {}
+    for name, spec in raw.items():
+        where = join(join(field, "place"), name)
+        spec = reader.mapping(spec, raw.value_where[name], where)
+        if spec is None:
+            continue
+        if grid is None:
+            reader.error(spec.where, where, "placing cells needs the board's grid", "missing-key")
+            continue
+        reader.keys(spec, where, PLACE)
+        lines = {}
+        for key, limit in (("rows", grid.rows), ("columns", grid.columns)):
+            value = spec.get(key)
+            if value is None:
+                lines[key] = None
+            elif isinstance(value, list) and value and all(isinstance(v, int) and 1 <= v <= limit for v in value):
+                lines[key] = tuple(value)
+            else:
+                reader.error(at(spec, key), join(where, key), f"expected a list of {key} from 1 to {limit}",
+                             "out-of-range" if isinstance(value, list) else "wrong-type")
+                lines[key] = ()
+        count = reader.attempt(at(spec, "count"), join(where, "count"), formula, spec.get("count"), constants)
+        cells = len(lines["rows"] or range(grid.rows)) * len(lines["columns"] or range(grid.columns))
+        if not isinstance(count, int) or not 0 <= count <= cells:
+            reader.error(at(spec, "count"), join(where, "count"),
+                         f"expected a whole number from 0 to {cells} (the cells available)", "out-of-range")
+            continue
+        result[str(name)] = Placement(count, lines["rows"], lines["columns"])
+    return result
+
+
+def _features(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> dict:
+    raw = reader.section(body, BOARD["features"], field)
+    result = {}
+    for name, cells in raw.items():
+        where = join(join(field, "features"), name)
+        if grid is None or not isinstance(cells, list):
+            reader.error(raw.value_where[name], where, "expected a list of cells such as C4 on a board with a grid",
+                         "missing-key" if grid is None else "wrong-type")
+            continue
+        bad = [c for c in cells
+               if (index := cell_index(c)) is None or index[0] >= grid.columns or index[1] >= grid.rows]
+        if bad:
+            reader.error(raw.value_where[name], where,
+                         f"not cells of this {grid.columns} x {grid.rows} grid: {', '.join(map(str, bad))}",
+                         "out-of-range")
+            continue
+        result[str(name)] = tuple(str(c).upper() for c in cells)
+    return result

@@ -1,0 +1,149 @@
+"""The kinds of value a key of game.yaml or a deck file holds: what each is called, and how a plain one is read.
+
+A kind's coercion takes a value as YAML gave it and returns the value the model keeps, or raises MusterError
+with a stable code (never returns an error); the Reader keeps that as a finding. Kinds whose values need more
+than themselves (files below the game folder, codes of a vocabulary, templates over the constants, nested
+mappings) have no coercion here: the section that owns them reads them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..core.errors import MusterError
+from ..core.units import CARD_SIZES, parse_length, parse_size
+
+DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
+
+
+def describe(value) -> str:
+    """A value as messages name it: 'a mapping', 'a list', 'nothing', or its repr."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return repr(value)
+
+
+def _text(value, key) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise MusterError(f"expected text, got {describe(value)}", code="wrong-type")
+
+
+def _integer(value, key) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MusterError(f"expected an integer, got {describe(value)}", code="wrong-type")
+    if (key.minimum is not None and value < key.minimum) or (key.maximum is not None and value > key.maximum):
+        raise MusterError(f"expected an integer from {key.minimum} to {key.maximum}, got {value}", code="out-of-range")
+    return value
+
+
+def _number(value, key):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise MusterError(f"expected a number, got {describe(value)}", code="wrong-type")
+    return value
+
+
+def _boolean(value, key) -> bool:
+    if not isinstance(value, bool):
+        raise MusterError(f"expected true or false, got {describe(value)}", code="wrong-type")
+    return value
+
+
+def _choice(value, key):
+    if value not in key.choices:
+        raise MusterError(f"expected one of {', '.join(key.choices)}, got {value!r}", code="bad-choice")
+    return value
+
+
+def _version(value, key):
+    if value != key.default:
+        raise MusterError(f"unsupported format version {value!r} (this Muster reads {key.default})", code="bad-version")
+    return value
+
+
+def _length(value, key) -> float:
+    try:
+        return parse_length(value)
+    except ValueError as exc:
+        raise MusterError(str(exc), code="bad-length") from None
+
+
+def _face_size(value, key) -> tuple[float, float]:
+    """A card's or counter's size, within the bounds that can be printed on any paper Muster knows."""
+    try:
+        size = parse_size(value, CARD_SIZES)
+    except ValueError as exc:
+        raise MusterError(str(exc), code="bad-size") from None
+    if not all(key.minimum <= side <= key.maximum for side in size):
+        raise MusterError(f"each side must be {key.minimum:g} mm to {key.maximum:g} mm, "
+                          f"got {size[0]:g} x {size[1]:g} mm", code="out-of-range")
+    return size
+
+
+def _colour(value, key) -> str:
+    if not isinstance(value, str) or not COLOUR.match(value):
+        raise MusterError(f"expected a colour such as \"#3b3b3b\", got {describe(value)}", code="bad-colour")
+    return value
+
+
+def _tokens(value, key) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, (str, int)) for item in value):
+        raise MusterError("expected a list of tokens", code="wrong-type")
+    return tuple(str(item) for item in value)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a key holds: its name (the schema's fragment is chosen by it), how docs/format.md calls it, and how
+    a plain value of it is read (None: the section owning the key reads it)."""
+
+    name: str
+    docs: str
+    coerce: Callable[[Any, Any], Any] | None = None
+
+    def read(self, value, key=None):
+        """`value` read as this kind (bounds and choices from `key`); a MusterError when it will not do."""
+        return self.coerce(value, key)
+
+
+TEXT = Kind("text", "text", _text)                                  # a number is read as its text
+STRING = Kind("string", "text", _text)                              # as text, but the schema asks for a string
+PLAYERS = Kind("players", "number or range", _text)
+VERSION = Kind("version", "format version", _version)
+INTEGER = Kind("integer", "integer", _integer)
+NUMBER = Kind("number", "number", _number)
+BOOLEAN = Kind("boolean", "true or false", _boolean)
+CHOICE = Kind("choice", "one of", _choice)
+FONT = Kind("font", "bundled font", _text)                           # checked when a layout uses it
+LENGTH = Kind("length", "length", _length)
+FACE_SIZE = Kind("size", "size", _face_size)
+HEX_COLOUR = Kind("colour", "colour", _colour)
+TOKENS = Kind("tokens", "list of tokens", _tokens)
+SCALAR = Kind("scalar", "number or text")
+FILE = Kind("file", "file")                                          # below the game folder
+FILES = Kind("files", "list of files")
+STEM = Kind("stem", "file stem", _text)                              # its pattern is checked by the board
+BOARD_SIZE = Kind("board-size", "size or template")
+FREE = Kind("free", "mapping")                                       # any keys: data handed to layouts
+MAPPING = Kind("mapping", "the keys of")                             # the keys of a Section
+MAP = Kind("map", "names to")                                        # entries named freely, each of one kind
+LIST = Kind("list", "list of")
+ROWS = Kind("rows", "list of rows")
+FORMULA = Kind("formula", "number or template")                      # a Jinja expression over constants
+WHOLE_FORMULA = Kind("whole-formula", "whole number or template")
+TRAIT_NAMES = Kind("trait-names", "trait or list of traits")
+DECK_IDS = Kind("deck-ids", "list of deck ids")
+LINES = Kind("lines", "list of line numbers")
+CELLS = Kind("cells", "list of cells")
+WHEN = Kind("when", "conditions")

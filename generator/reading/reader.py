@@ -1,0 +1,105 @@
+"""The Reader: the one place where problems met while reading a game become findings.
+
+Code that reads a value raises MusterError with a stable code when the value will not do (kinds.py, the trait
+parser, resources.confined, sourcemap.load_yaml); the Reader keeps it as a finding with the place and field it
+was read from, and the reading goes on with the key's default. Its own checks (keys against the spec, mappings
+where mappings belong) add findings directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ..core.errors import Finding, Location, MusterError, did_you_mean
+from .kinds import DECK_ID, describe
+from .sourcemap import Map
+from .spec import Key, Section
+
+_WRITTEN = object()  # Reader.value's default when the caller gives none: the key's own
+
+
+def join(field: str, key) -> str:
+    return f"{field}.{key}" if field else str(key)
+
+
+def known(value, names) -> bool:
+    """Whether `value` is one of `names`; a mapping or a list, written where a name belongs, never is."""
+    return isinstance(value, Hashable) and value in names
+
+
+def at(data: Map, key) -> Location:
+    """Where the value of `key` is written, or where the mapping starts when it is not."""
+    return data.value_where.get(key, data.where)
+
+
+class Reader:
+    """Collects findings while reading raw YAML; nothing it reads is trusted."""
+
+    def __init__(self):
+        self.findings: list[Finding] = []
+
+    def error(self, where: Location | None, field: str, message: str, code: str) -> None:
+        self.findings.append(Finding("error", where, field, message, code))
+
+    def keep(self, problem: MusterError, where: Location | None, field: str) -> None:
+        """A problem raised while reading the value at `where` (`field`), kept as an error finding."""
+        self.findings.append(problem.finding("error", where, field))
+
+    def attempt(self, where: Location | None, field: str, parse, *args):
+        """parse(*args); None, after keeping the problem it raised, when it raised one."""
+        try:
+            return parse(*args)
+        except MusterError as problem:
+            self.keep(problem, where, field)
+            return None
+
+    def mapping(self, value, where: Location, field: str) -> Map | None:
+        if isinstance(value, Map):
+            return value
+        self.error(where, field, f"expected a mapping, got {describe(value)}", "wrong-type")
+        return None
+
+    def section(self, data: Map, key: Key, field: str) -> Map:
+        """The mapping under `key` of `data` (empty when absent or not a mapping)."""
+        return self.mapping(data.get(key.name, Map()), at(data, key.name), join(field, key.name)) or Map()
+
+    def entries(self, data: Map, key: Key, what: str):
+        """(id, body, field, where) for each entry of a map of ids (decks, boards), skipping the malformed ones."""
+        raw = self.section(data, key, "")
+        for entry_id, body in raw.items():
+            field = join(key.name, entry_id)
+            if not isinstance(entry_id, str) or not DECK_ID.match(entry_id):
+                self.error(raw.key_where[entry_id], field, f"a {what} id is lower case letters, digits and dashes",
+                           "bad-id")
+                continue
+            body = self.mapping(body, raw.value_where[entry_id], field)
+            if body is not None:
+                yield entry_id, body, field, raw.key_where[entry_id]
+
+    def keys(self, data: Map, field: str, section: Section, also: tuple[str, ...] = ()) -> None:
+        """Every key of `data` is one of the section's (or of `also`), and every key it requires is there."""
+        allowed = section.names + also
+        for key in data:
+            if key not in allowed:
+                suffix = did_you_mean(key, allowed, f" (expected one of: {', '.join(allowed)})")
+                self.error(data.key_where[key], join(field, key), f"unknown key '{key}'{suffix}", "unknown-key")
+        for key in section.required:
+            if key not in data:
+                self.error(data.where, field, f"missing required key '{key}'", "missing-key")
+
+    def value(self, data: Map, key: Key, field: str, default=_WRITTEN):
+        """The value of `key` in `data` read by its kind. The default (the key's own, unless given) when the key
+        is absent, when it is written as its default (null, where the default is nothing), and after a problem,
+        which is kept as a finding."""
+        if default is _WRITTEN:
+            written, default = key.default, key.fallback
+        else:
+            written = default
+        value = data.get(key.name, written)
+        if value is written:
+            return default
+        try:
+            return key.kind.coerce(value, key)
+        except MusterError as problem:
+            self.keep(problem, at(data, key.name), join(field, key.name))
+            return default

@@ -1,0 +1,173 @@
+"""The game's rules and variants from game.yaml, the cards a `when:` matches, and numbers written as templates."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..core.errors import MusterError, did_you_mean
+from ..core.model import Card, Deck, Rule, Variant, frozen
+from ..layout import sandbox
+from .kinds import NUMBER, describe
+from .reader import Reader, at, join, known
+from .sourcemap import Map, Seq
+from .spec import BOUNDS, COUNT, GAME, RULE, RULE_KINDS, TOTAL, VARIANT
+from .traits import parse_trait
+
+_BOUND_NAMES = tuple(key.name for key in BOUNDS)
+_CARD_FACTS = ("title", "id", "designed")  # what a `when:` may test besides traits
+
+
+def formula(value, constants: dict):
+    """A number, or a Jinja expression over the constants that gives one: "{{ constants.width * 2 }}"."""
+    if sandbox.is_template(value):
+        try:
+            value = sandbox.render(value, {"constants": dict(constants)}).strip()
+            value = float(value) if "." in value else int(value)
+        except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError) as exc:
+            raise MusterError(f"cannot evaluate: {exc}", code="bad-template") from None
+    return NUMBER.read(value)
+
+
+def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict:
+    raw = data.get("when")
+    if raw is None:
+        return {}
+    raw = reader.mapping(raw, at(data, "when"), join(field, "when"))
+    if raw is None:
+        return {}
+    result = {}
+    for key, values in raw.items():
+        if key not in traits and key not in _CARD_FACTS:
+            reader.error(raw.key_where[key], join(join(field, "when"), key),
+                         f"unknown trait '{key}'{did_you_mean(key, traits)}", "unknown-trait")
+            continue
+        result[key] = tuple(str(v) for v in values) if isinstance(values, list) else (str(values),)
+    return result
+
+
+def read_rules(reader: Reader, data: Map, traits: dict, decks: dict, constants: dict) -> list[Rule]:
+    raw = data.get("rules", Seq())
+    if not isinstance(raw, Seq):
+        reader.error(at(data, "rules"), "rules", f"expected a list, got {describe(raw)}", "wrong-type")
+        return []
+    rules = []
+    for index, body in enumerate(raw):
+        field = f"rules[{index}]"
+        body = reader.mapping(body, raw.item_where[index], field)
+        if body is None:
+            continue
+        kinds = [k for k in RULE_KINDS if k in body]
+        reader.keys(body, field, RULE)
+        if len(kinds) != 1:
+            reader.error(body.where, field, f"a rule has exactly one of: {', '.join(RULE_KINDS)}",
+                         "key-conflict" if kinds else "missing-key")
+            continue
+        kind = kinds[0]
+        params = rule_params(reader, kind, body, field, traits, constants)
+        if params is None:
+            continue
+        deck_ids = body.get("decks", list(decks))
+        if not isinstance(deck_ids, list) or any(not known(d, decks) for d in deck_ids):
+            reader.error(at(body, "decks"), join(field, "decks"),
+                         f"expected a list of deck ids of this game ({', '.join(decks)})",
+                         "unknown-deck" if isinstance(deck_ids, list) else "wrong-type")
+            continue
+        rules.append(Rule(
+            kind=kind, name=reader.value(body, RULE["name"], field, default=f"{kind} rule"), params=frozen(params),
+            when=frozen(_condition(reader, body, field, traits)), decks=tuple(deck_ids),
+            message=reader.value(body, RULE["message"], field), where=body.where,
+        ))
+    return rules
+
+
+def rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict, constants: dict) -> dict | None:
+    """What a rule of `kind` checks: its traits, or its numbers; None after a problem."""
+    value = body[kind]
+    where = at(body, kind)
+    field = join(field, kind)
+    if kind in ("require", "forbid"):
+        names = value if isinstance(value, list) else [value]
+        unknown = [n for n in names if not known(n, traits)]
+        if unknown:
+            reader.error(where, field, f"unknown trait(s): {', '.join(map(str, unknown))}", "unknown-trait")
+            return None
+        return {"traits": tuple(names)}
+    if kind == "max_copies":
+        number = reader.attempt(where, field, formula, value, constants)
+        return None if number is None else {"max": number}
+    spec = reader.mapping(value, where, field)
+    if spec is None:
+        return None
+    reader.keys(spec, field, TOTAL if kind == "total" else COUNT)
+    params = {}
+    if kind == "total":
+        trait = spec.get("trait")
+        if not known(trait, traits) or traits[trait].kind not in ("integer", "number"):
+            reader.error(at(spec, "trait"), join(field, "trait"), f"expected a numeric trait, got {trait!r}",
+                         "wrong-type" if known(trait, traits) else "unknown-trait")
+            return None
+        params["trait"] = trait
+    for key in _BOUND_NAMES:
+        if key in spec:
+            number = reader.attempt(at(spec, key), join(field, key), formula, spec[key], constants)
+            if number is None:
+                return None
+            params[key] = number
+    if not any(key in params for key in _BOUND_NAMES):
+        reader.error(spec.where, field, "give equals, min or max", "missing-key")
+        return None
+    return params
+
+
+def read_variants(reader: Reader, data: Map, traits: dict, vocabularies: dict) -> dict[str, Variant]:
+    raw = reader.section(data, GAME["variants"], "")
+    result = {}
+    for name, body in raw.items():
+        field = join("variants", name)
+        body = reader.mapping(body, raw.value_where[name], field)
+        if body is None:
+            continue
+        reader.keys(body, field, VARIANT)
+        patch_raw = reader.section(body, VARIANT["patch"], field)
+        patch_field = join(field, "patch")
+        patch = {}
+        for key, value in patch_raw.items():
+            if key not in traits:
+                reader.error(patch_raw.key_where[key], join(patch_field, key), f"unknown trait '{key}'",
+                             "unknown-trait")
+                continue
+            parsed = reader.attempt(patch_raw.value_where[key], join(patch_field, key), parse_trait, traits[key],
+                                    value, vocabularies)
+            if parsed is not None:
+                patch[key] = parsed
+        result[str(name)] = Variant(
+            name=str(name), description=reader.value(body, VARIANT["description"], field),
+            enabled=body.get("enabled", False) is True,  # anything but true leaves it off, as it always has
+            when=frozen(_condition(reader, body, field, traits)), patch=frozen(patch), where=body.where,
+        )
+    return result
+
+
+def matches(card: Card, when) -> bool:
+    """Whether `card` meets every condition of a rule's or variant's `when`."""
+    for key, wanted in when.items():
+        value = card.value(key)
+        if value is None:
+            return False
+        values = value if isinstance(value, tuple) else (value,)
+        if not any(str(v) in wanted for v in values):
+            return False
+    return True
+
+
+def patched(deck: Deck, variants: list[Variant]) -> Deck:
+    """The deck with the variants' patches set on the matching cards that lack the traits."""
+    cards = []
+    for card in deck.cards:
+        traits = dict(card.traits)
+        for variant in variants:
+            if matches(card, variant.when):
+                for key, value in variant.patch.items():
+                    traits.setdefault(key, value)
+        cards.append(replace(card, traits=frozen(traits)))
+    return replace(deck, cards=tuple(cards))
