@@ -82,3 +82,11 @@ def test_a_bundled_game_is_read_only_and_copied_to_be_changed(tmp_path):
     assert again.exit_code == 2 and "already exists" in again.output
     titled = runner.invoke(app, ["new", "other", "--from", "europe-1939", "--title", "X", "--dir", str(tmp_path)])
     assert titled.exit_code == 2 and not (tmp_path / "other").exists()
+
+
+def test_a_game_name_that_does_not_exist_suggests_the_nearest():
+    near = runner.invoke(app, ["build", "europe-1938"])
+    assert near.exit_code == 2
+    assert "no game folder or bundled game named 'europe-1938' (did you mean 'europe-1939'?)" in near.output
+    far = runner.invoke(app, ["validate", "zzz"])
+    assert far.exit_code == 2 and "(bundled games: company-commander, eastern-front," in far.output

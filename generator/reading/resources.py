@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core.bundle import bundled_games_dir
-from ..core.errors import Location, MusterError
+from ..core.errors import Location, MusterError, did_you_mean
 
 def confined(root: Path, name: str) -> Path:
     """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
@@ -35,7 +35,9 @@ def find_game(name_or_path: str | Path) -> Path:
         return bundled
     if path.exists():
         raise MusterError("no game.yaml in this folder", Location(path), code="missing-file")
-    raise MusterError(f"no game folder or bundled game named '{name_or_path}'", code="unknown-game")
+    names = [game.name for game in bundled_games()]
+    hint = did_you_mean(path.name, names, f" (bundled games: {', '.join(names)})")
+    raise MusterError(f"no game folder or bundled game named '{name_or_path}'{hint}", code="unknown-game")
 
 
 def bundled_games() -> list[Path]:
