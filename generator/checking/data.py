@@ -28,7 +28,7 @@ def check_data(game: Game) -> list[Finding]:
 
 def _deck_findings(deck: Deck) -> list[Finding]:
     findings = []
-    if deck.size is not None and deck.total != deck.size:
+    if deck.size is not None and deck.complete and deck.total != deck.size:
         findings.append(Finding(
             "error", deck.size_where or deck.where, f"decks.{deck.id}.size",
             f"deck '{deck.id}' declares {deck.size} cards, its cards add up to {deck.total}", "deck-size",

@@ -110,6 +110,7 @@ class Deck:
     shape: str = "rect"               # "rect" or "round" (round tokens get a circular cut line)
     packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
     safe: float | None = None         # mm kept free of text inside the trim; None: 3 mm, less on small faces
+    complete: bool = True             # False when a file of the deck could not be read: its size is then unknown
 
     @property
     def safe_margin(self) -> float:

@@ -39,14 +39,18 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             continue
         cards: list[Card] = []
         files = []
+        complete = True
         for name in names:
             try:
                 path = confined(root, name)
             except MusterError as problem:
                 reader.keep(problem, at(body, "file" if "file" in body else "files"), field)
+                complete = False
                 continue
             files.append(path)
-            cards.extend(_cards(reader, path, traits, vocabularies, start=len(cards)))
+            read = _cards(reader, path, traits, vocabularies, start=len(cards))
+            complete = complete and read is not None
+            cards.extend(read or ())
         style = reader.section(body, DECK["style"], field)
         component, face_size, shape, packing, safe = _deck_format(reader, body, field, card_size)
         result[deck_id] = Deck(
@@ -60,7 +64,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             cards=tuple(cards),
             where=where,
             size_where=at(body, "size"),
-            component=component, face_size=face_size, shape=shape, packing=packing, safe=safe,
+            component=component, face_size=face_size, shape=shape, packing=packing, safe=safe, complete=complete,
         )
     return result
 
@@ -77,15 +81,16 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
     return component, size, shape, packing, safe
 
 
-def _cards(reader: Reader, path: Path, traits: dict, vocabularies: dict, start: int) -> list[Card]:
+def _cards(reader: Reader, path: Path, traits: dict, vocabularies: dict, start: int) -> list[Card] | None:
+    """The cards of one deck file; None when the file cannot be read as a list of cards at all."""
     try:
         data = load_yaml(path)
     except MusterError as problem:
         reader.keep(problem, None, "")
-        return []
+        return None
     if not isinstance(data, Map) or not isinstance(data.get("cards"), Seq):
         reader.error(Location(path, 1, 1), "cards", "expected a mapping with a list under 'cards'", "wrong-type")
-        return []
+        return None
     reader.keys(data, "", DECK_FILE)
     raw_cards: Seq = data["cards"]
     trait_names = tuple(traits)

@@ -179,7 +179,11 @@ def load_yaml(path: Path):
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
-        raise MusterError(f"YAML syntax: {exc.problem or exc.context}", where, code="yaml-syntax") from None
+        opened = ""
+        if exc.problem and exc.context and exc.context_mark and exc.context_mark is not mark:
+            construct = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
+            opened = f" (inside {construct} opened at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1})"
+        raise MusterError(f"YAML syntax: {exc.problem or exc.context}{opened}", where, code="yaml-syntax") from None
     except yaml.YAMLError as exc:
         raise MusterError(f"YAML: {exc}", Location(path), code="yaml-syntax") from None
     finally:
