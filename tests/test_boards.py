@@ -72,6 +72,7 @@ def test_counter_sheet_packs_edge_to_edge():
     assert layout.cut == "outline"
 
 
+@pytest.mark.usefixtures("font_book")
 def test_big_map_is_tiled_with_overlaps():
     plan = tiles((500.0, 400.0), PAPERS["a4"], "test")
     window = [p - 2 * TILE_MARGIN for p in plan.paper]

@@ -206,6 +206,7 @@ def test_zero_bleed_butts_the_cards(make_game, tmp_path):
     assert len(PdfReader(pdf).pages) == 2
 
 
+@pytest.mark.usefixtures("font_book")
 def test_text_beyond_one_font_subset_is_encoded_right(tmp_path):
     """A font subset holds about 220 characters; text drawn after that spills into a second one. Each line is
     written twice, so the second time is encoded from the codes remembered for the first subset."""

@@ -14,9 +14,9 @@ import json
 import re
 from pathlib import Path
 
-from ..core import fonts
 from ..layout.layout import COMMON, FIELDS, REQUIRED
 from ..layout.layout import LAYOUT_KEYS
+from ..reading.fonts import read_font_book
 from ..reading.loading import (
     BOARD_KEYS, BOARD_SHAPES, BOUNDS, CARD_KEYS, COLOUR, COMPONENTS, DECK_FILE_KEYS, DECK_ID, DECK_KEYS,
     FORMAT_KEYS, FORMAT_VERSION, GAME_KEYS, GRID_KEYS, ICON_KEYS, MAX_CARDS_PER_DECK, MAX_COUNT, MAX_TABLE_ROWS,
@@ -170,7 +170,7 @@ def game_schema() -> dict:
     }, required=("layout",)), BOARD_KEYS)
     board["anyOf"] = [{"required": ["size"]}, {"required": ["grid"]}]
     icon = _keys(_object({
-        "glyph": _ref("text"), "font": {"enum": list(fonts.font_book().files)}, "colour": _ref("colour"),
+        "glyph": _ref("text"), "font": {"enum": list(read_font_book().files)}, "colour": _ref("colour"),
         "image": {"type": "string", "description": "A PNG or JPEG in the game folder."},
     }), ICON_KEYS)
     icon["oneOf"] = [{"required": ["glyph"]}, {"required": ["image"]}]
@@ -301,7 +301,7 @@ def layout_schema() -> dict:
         "number": {"anyOf": [{"type": "number"}, _ref("template")]},
         "bool": {"anyOf": [{"type": "boolean"}, _ref("template")]},
         "colour": {"type": "string", "description": "#rrggbb, none, black, white, or a name of the game's colours."},
-        "font": {"anyOf": [{"enum": list(fonts.font_book().files)}, _ref("template")]},
+        "font": {"anyOf": [{"enum": list(read_font_book().files)}, _ref("template")]},
         "align": {"anyOf": [{"enum": ["left", "center", "right", "justify"]}, _ref("template")]},
         "valign": {"anyOf": [{"enum": ["top", "middle", "bottom"]}, _ref("template")]},
         "shape": {"anyOf": [{"enum": list(BOARD_SHAPES)}, _ref("template")]},

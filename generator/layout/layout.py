@@ -18,7 +18,8 @@ from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..reading.loading import COLOUR
 from ..core.model import Card, Deck, Game
 from ..core.bundle import layouts_dir
-from ..reading.resources import confined, image_problem
+from ..core.files import confined
+from ..reading.resources import image_problem
 from ..reading.sourcemap import Map, Seq, load_yaml
 from ..core.units import PT_PER_MM, parse_length
 

@@ -2,5 +2,5 @@
 findings of reading it.
 
 sourcemap.py: safe YAML with locations; loading.py: the keys of game.yaml and deck files, checked and parsed;
-resources.py: paths confined to their folder, games found by name, images checked before use.
+fonts.py: the bundled font book; resources.py: games found by name, images checked before use.
 """

@@ -10,12 +10,14 @@ from typing import Any, Iterable
 
 from ..layout import sandbox
 from ..core.errors import Finding, Location, MusterError, did_you_mean
+from ..core.files import confined
 from ..core.geometry import cell_index, grid_extent
 from ..core.model import (
     TRAIT_KINDS, Board, BoardGrid, Card, Deck, Game, Icon, Placement, Rule, Rulebook, Term, Trait, Variant, Vocabulary,
     frozen,
 )
-from .resources import confined, find_game, image_problem
+from .fonts import read_font_book
+from .resources import find_game, image_problem
 from .sourcemap import Map, Seq, load_yaml
 from ..core.units import CARD_SIZES, parse_length, parse_size
 
@@ -136,6 +138,7 @@ def at(data: Map, key) -> Location:
 
 def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     """The game at `name_or_path`, with the named variants switched on besides the game's defaults."""
+    read_font_book()  # the fonts its layouts will be measured with
     root = find_game(name_or_path).resolve()
     data = load_yaml(root / "game.yaml")
     where = Location(root / "game.yaml", 1, 1)
