@@ -18,11 +18,13 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterator
 
+from ..core import fonts
 from ..core.errors import MusterError
 from ..core.options import Options
+from ..core.plan import Plan
 
 if TYPE_CHECKING:
-    from ..core.plan import Built, Plan
+    from ..core.plan import Built
     from .messages import Message
 
 _LENGTH = struct.Struct("<Q")
@@ -71,9 +73,6 @@ def _widen(pipe: int) -> None:
 def _received(stream: BinaryIO, fonts_stream: BinaryIO) -> Iterator[Message]:
     """The child's messages as they come; a problem it sends is raised here. Answers the Plan with the measures of
     the fonts it names."""
-    from ..core import fonts
-    from ..core.plan import Plan
-
     while True:
         try:
             message = _receive(stream)
@@ -91,9 +90,7 @@ def _child(root: Path, options: Options, stream: BinaryIO, fonts_stream: BinaryI
     """Makes the build's sequence and sends each message; never returns."""
     status = 0
     try:
-        from ..core import fonts
-        from ..core.plan import Plan
-        from .sequence import messages
+        from .sequence import messages  # the stages: YAML, Jinja, layout, imported in this process only
 
         for message in messages(root, options):
             _send(stream, message)
