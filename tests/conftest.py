@@ -81,3 +81,11 @@ def make_game(tmp_path):
         return folder
 
     return make
+
+
+@pytest.fixture
+def font_book():
+    """The bundled font book read, as loading a game does: for a test that measures or draws without a game."""
+    from generator.reading.fonts import read_font_book
+
+    return read_font_book()

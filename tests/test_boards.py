@@ -8,7 +8,8 @@ import pytest
 from pypdf import PdfReader
 
 from generator.layout.boards import board_context, placed_cells
-from generator.building.documents import Options, build_game
+from generator.building.kit import build_game
+from generator.core.options import Options
 from generator.imposition.imposition import OVERLAP, TILE_MARGIN, tiles
 from generator.reading.loading import load_game
 from generator.core.units import PAPERS, PT_PER_MM
@@ -74,6 +75,7 @@ def test_counter_sheet_packs_edge_to_edge():
     assert layout.cut == "outline"
 
 
+@pytest.mark.usefixtures("font_book")
 def test_big_map_is_tiled_with_overlaps():
     plan = tiles((500.0, 400.0), PAPERS["a4"], "test")
     window = [p - 2 * TILE_MARGIN for p in plan.paper]

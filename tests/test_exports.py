@@ -13,7 +13,8 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from conftest import GAME_YAML, REPO
-from generator.building.documents import Options, build_game
+from generator.building.kit import build_game
+from generator.core.options import Options
 from generator.formats.exports import export_pdf, export_png, png_size, run_export, size_table
 from generator.formats.tts import TTS_CARDS_PER_SHEET, TTS_MAX_PIXELS, export_tts, tts_chunks, tts_grid
 from generator.cli.app import export_app

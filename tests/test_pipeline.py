@@ -7,10 +7,11 @@ import os
 
 import pytest
 
-from generator.building import documents, pipeline
+from generator.building import pipeline, sequence
 
 from generator.layout import cards
-from generator.building.documents import Options, build_game
+from generator.building.kit import build_game
+from generator.core.options import Options
 from generator.core.errors import Finding, GameInvalid, Location, MusterError
 from generator.reading.loading import load_game
 from generator.building.pipeline import build_forked
@@ -114,7 +115,7 @@ def test_a_failure_in_the_second_process_is_one_error_here(forks, make_game, tmp
         yield
 
     with monkeypatch.context() as patch:
-        patch.setattr(cards, "lay_out_batches", refused)
+        patch.setattr(sequence, "lay_out_batches", refused)
         with pytest.raises(MusterError) as failed:
             build_forked(folder, tmp_path / "out", Options())
     assert (failed.value.message, failed.value.where) == ("font file unreadable", where)
@@ -122,7 +123,7 @@ def test_a_failure_in_the_second_process_is_one_error_here(forks, make_game, tmp
     def broken(*args):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(documents, "calibration_page", broken)
+    monkeypatch.setattr(sequence, "calibration_page", broken)
     with pytest.raises(MusterError) as failed:
         build_forked(folder, tmp_path / "out", Options())
     assert "building failed" in failed.value.message and "ZeroDivisionError: a bug" in failed.value.message
@@ -139,7 +140,7 @@ def test_the_second_process_lays_the_calibration_page_out_and_its_findings_come_
     def invalid(*args):
         raise GameInvalid([finding])
 
-    monkeypatch.setattr(documents, "calibration_page", invalid)
+    monkeypatch.setattr(sequence, "calibration_page", invalid)
     with pytest.raises(GameInvalid) as failed:
         build_forked(folder, tmp_path / "again", Options())
     assert failed.value.findings == [finding] and no_child_left()
@@ -148,6 +149,7 @@ def test_the_second_process_lays_the_calibration_page_out_and_its_findings_come_
         "calibration.pdf", "cards-reds.pdf", "manifest.json"]
 
 
+@pytest.mark.usefixtures("font_book")
 def test_measures_handed_to_the_second_process_measure_as_the_fonts_do():
     """The child measures text with metrics from the parent's fonts: widths, cap height, ascent and missing
     glyphs must be exactly those of the font, or the two ways would lay text out differently."""

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from generator.building.documents import Options, build_game
+from generator.building.kit import build_game
+from generator.core.options import Options
 from generator.reading.loading import load_game
 from pdfcheck import rasterise
 

@@ -9,7 +9,8 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import GAME_YAML
-from generator.building.documents import Options, build_game
+from generator.building.kit import build_game
+from generator.core.options import Options
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.imposition.imposition import grid
@@ -206,6 +207,7 @@ def test_zero_bleed_butts_the_cards(make_game, tmp_path):
     assert len(PdfReader(pdf).pages) == 2
 
 
+@pytest.mark.usefixtures("font_book")
 def test_text_beyond_one_font_subset_is_encoded_right(tmp_path):
     """A font subset holds about 220 characters; text drawn after that spills into a second one. Each line is
     written twice, so the second time is encoded from the codes remembered for the first subset."""

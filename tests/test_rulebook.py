@@ -10,7 +10,8 @@ import pytest
 from pypdf import PdfReader
 
 from generator.imposition.booklet import impose_booklet, saddle_stitch_order
-from generator.building.documents import Options, build_game
+from generator.building.kit import build_game
+from generator.core.options import Options
 from generator.checking import check_game
 from generator.core.errors import GameInvalid
 from generator.reading.loading import load_game

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 import generator
 from generator.cli.authoring import new_game as new_command
-from generator.building.documents import Options, build_game
+from generator.building.kit import build_game
+from generator.core.options import Options
 from generator.checking import check_game
 from generator.core.errors import MusterError
 from generator.reading.loading import load_game

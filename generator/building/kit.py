@@ -10,8 +10,10 @@ from pathlib import Path
 
 from .cache import input_key, is_fresh
 from ..core.errors import GameInvalid, MusterError
+from ..core.model import Game
 from ..reading.resources import find_game
 from ..core.options import Options
+from ..core.plan import Built
 
 
 @dataclass
@@ -23,15 +25,17 @@ class Outcome:
     details: list[str] = field(default_factory=list)  # one line per file, for --verbose
 
 
-def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | None:
-    """An Outcome when the game's output is up to date (or the game cannot be found), else None."""
+def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | str:
+    """An Outcome when the game's output is up to date (or the game cannot be found); else the key of its
+    inputs, which the build records in its manifest."""
     try:
         root = find_game(target).resolve()
     except MusterError as exc:
         return Outcome(Path(str(target)).name, 2, errors=[str(exc)])
-    if is_fresh(out / root.name, input_key(root, options.as_dict())):
+    key = input_key(root, options.as_dict())
+    if is_fresh(out / root.name, key):
         return Outcome(root.name, 0, f"{root.name}: up to date in {out / root.name}")
-    return None
+    return key
 
 
 @contextmanager
@@ -52,16 +56,22 @@ def without_cycle_collection():
             gc.enable()
 
 
-# Bytes of a game's YAML from which building it in two processes pays: about 200 cards with a few lines of text
-# each. Measured on two cores, alternating the two ways 15 to 31 times: 21 % faster at 5,400 cards, 10 % at 540,
-# 3-9 % at 300, 4 % at 150, 5 % slower at 54, even for the bundled Europe game. For a small game the second
-# process's start-up, and the two slowing each other, cost what drawing alongside saves.
-FORK_FROM = 50_000
+FORK_FROM = 50_000  # bytes of a game's YAML from which two processes pay: see docs/design.md, Speed
 
 
-def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False) -> Outcome:
+def build_game(game: Game, out: Path, options: Options) -> list[Built]:
+    """Every document of a loaded `game` into out/<game id>/, then its manifest, in this process (as `muster watch`
+    and the tests build); nothing is written if it is invalid."""
+    from .drawing import draw
+    from .sequence import messages
+
+    return draw(messages(game, options), out, options)[1]
+
+
+def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False,
+              key: str | None = None) -> Outcome:
     """Builds one game; failures become an Outcome, never an exception. With `parallel` (and fork), a big game
-    is built in two processes: see pipeline.py."""
+    is built in two processes: see pipeline.py. `key` is the key of its inputs, when up_to_date has made it."""
     name = Path(str(target)).name
     try:
         root = find_game(target)
@@ -70,15 +80,13 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
             if parallel and hasattr(os, "fork") and _weight(root, "*.yaml") >= FORK_FROM:
                 from .pipeline import build_forked
 
-                plan, built = build_forked(root, out, options)
-                game_id = plan.id
+                plan, built = build_forked(root, out, options, key)
             else:
-                from .documents import build_game
-                from ..reading.loading import load_game
+                from .drawing import draw
+                from .sequence import messages
 
-                game = load_game(root, options.variants)
-                built = build_game(game, out, options)
-                game_id = game.id
+                plan, built = draw(messages(root, options), out, options, key)
+            game_id = plan.id
     except GameInvalid as exc:
         return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
     except MusterError as exc:
@@ -94,28 +102,31 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
 def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False):
     """Outcomes in the order of `targets`; with jobs > 1 the games to build are built in parallel processes."""
     known = {index: None if force else up_to_date(target, out, options) for index, target in enumerate(targets)}
-    stale = [index for index, outcome in known.items() if outcome is None]
+    stale = [index for index, outcome in known.items() if not isinstance(outcome, Outcome)]
     if jobs <= 1 or len(stale) <= 1:  # one game at a time, each using a second core for its cards if it may
         for index, target in enumerate(targets):
-            yield known[index] or build_one(target, out, options, debug, parallel=jobs > 1)
+            outcome = known[index]
+            yield outcome if isinstance(outcome, Outcome) else build_one(target, out, options, debug, jobs > 1, outcome)
         return
     import multiprocessing  # 15 ms, with concurrent.futures: only when games are built in parallel
     from concurrent.futures import ProcessPoolExecutor
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":  # what every worker needs, done once: forked workers inherit the imports and fonts
-        from . import documents
-        from ..rendering import rulebook_pdf, sheets  # noqa: F401  (reportlab, platypus and the stages)
-        from ..core.fonts import font_book, face
+        from . import drawing, sequence  # noqa: F401  (reportlab and the stages)
+        from ..core.fonts import face
+        from ..reading.fonts import read_font_book
+        from ..rendering import rulebook_pdf  # noqa: F401  (platypus)
 
-        for name in font_book().files:
+        for name in read_font_book().files:
             face(name)
     # the biggest games first, so that the last to finish is a small one
     stale.sort(key=lambda index: -_weight(targets[index]))
     with ProcessPoolExecutor(max_workers=min(jobs, len(stale)), mp_context=multiprocessing.get_context(method)) as pool:
-        futures = {index: pool.submit(build_one, targets[index], out, options, debug) for index in stale}
+        futures = {index: pool.submit(build_one, targets[index], out, options, debug, False, known[index])
+                   for index in stale}
         for index in range(len(targets)):
-            yield known[index] or futures[index].result()
+            yield futures[index].result() if index in futures else known[index]
 
 
 def snapshot(game_root: Path) -> dict:

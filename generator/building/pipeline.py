@@ -1,11 +1,10 @@
-"""A game built in two processes: one reads, checks and lays out; the other draws meanwhile.
+"""A game built in two processes: a second one makes the build's sequence; this one draws it meanwhile.
 
-The build forks before it reads anything. The child imports the stages (YAML, Jinja, layout), loads and checks
-the game and sends a Plan of it; this process, which imports only what drawing needs, parses the fonts the Plan
-names and hands their metrics back. The child then sends each deck's batches as soon as they are laid out, then
-the boards and calibration page laid out, and the staged files of the rulebook it typeset. This process draws
-everything as it arrives and commits the kit. Batches are the same either way, so the files are byte-identical
-to those of documents.build_game in one process.
+The build forks before it reads anything. The child runs sequence.messages (reading, checking, laying out,
+typesetting the rulebook) and pipes each message over as it is made; this process, which imports only what
+drawing needs, consumes them with drawing.draw, the very function a build in one process uses. One thing
+travels the other way: when the Plan goes by, this process parses the fonts it names and hands their metrics
+back, so the child measures text as those fonts would without reading them again. The child writes no file.
 """
 
 from __future__ import annotations
@@ -19,20 +18,23 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterator
 
-from ..core.display import DeckFaces, pack, unpack
-from ..core.errors import MusterError, has_errors
+from ..core import fonts
+from ..core.errors import MusterError
 from ..core.options import Options
+from ..core.plan import Plan
 
 if TYPE_CHECKING:
-    from ..core.plan import Built, Plan
+    from ..core.plan import Built
+    from .messages import Message
 
 _LENGTH = struct.Struct("<Q")
 PIPE_BYTES = 1 << 20
 
 
-def build_forked(root: Path, out: Path, options: Options) -> tuple[Plan, list[Built]]:
-    """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes."""
-    read, write = os.pipe()  # child to parent: the plan, the batches, the other documents
+def build_forked(root: Path, out: Path, options: Options, key: str | None = None) -> tuple[Plan, list[Built]]:
+    """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes; `key` is the
+    inputs' key, when already known."""
+    read, write = os.pipe()  # child to parent: the messages
     fonts_read, fonts_write = os.pipe()  # parent to child: the fonts' measures
     for end in (write, fonts_write):
         _widen(end)
@@ -40,31 +42,21 @@ def build_forked(root: Path, out: Path, options: Options) -> tuple[Plan, list[Bu
     if child == 0:  # pragma: no cover - runs in the child, which never returns from here
         os.close(read)
         os.close(fonts_write)
-        _child(root, out / root.name, options, os.fdopen(write, "wb"), os.fdopen(fonts_read, "rb"))
+        _child(root, options, os.fdopen(write, "wb"), os.fdopen(fonts_read, "rb"))
     os.close(write)
     os.close(fonts_read)
     fonts_stream = os.fdopen(fonts_write, "wb")
-    staging = None  # made once the game is known to be valid; discarded (if not committed) after the child stops
-    try:
-        with os.fdopen(read, "rb") as stream:
-            try:
-                from ..core import fonts
-                from ..rendering import sheets  # noqa: F401  (the renderer: imported while the child reads the game)
-                from .staging import Staging
+    with os.fdopen(read, "rb") as stream:
+        try:
+            from .drawing import draw  # the renderer: imported while the child reads the game
 
-                fonts.face("text")  # every sheet needs it, and the child is still reading the game
-                _, plan = _expect(stream, "plan")
-                staging = Staging(out / plan.id)
-                return plan, _draw(stream, fonts_stream, plan, staging, options)
-            finally:
-                with suppress(BrokenPipeError):  # the child may have stopped before reading it all
-                    fonts_stream.close()
-                with suppress(ProcessLookupError):
-                    os.kill(child, signal.SIGKILL)  # done or not, it has nothing more to say
-                os.waitpid(child, 0)
-    finally:
-        if staging is not None:
-            staging.discard()
+            return draw(_received(stream, fonts_stream), out, options, key)
+        finally:
+            with suppress(BrokenPipeError):  # the child may have stopped before reading it all
+                fonts_stream.close()
+            with suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)  # done or not, it has nothing more to say
+            os.waitpid(child, 0)
 
 
 def _widen(pipe: int) -> None:
@@ -78,69 +70,39 @@ def _widen(pipe: int) -> None:
         pass
 
 
-def _draw(stream: BinaryIO, fonts_stream: BinaryIO, plan: Plan, staging, options: Options) -> list[Built]:
-    from ..core import fonts
-    from ..rendering.sheets import draw_boards, draw_decks, finish, in_order
+def _received(stream: BinaryIO, fonts_stream: BinaryIO) -> Iterator[Message]:
+    """The child's messages as they come; a problem it sends is raised here. Answers the Plan with the measures of
+    the fonts it names."""
+    while True:
+        try:
+            message = _receive(stream)
+        except EOFError:
+            raise MusterError("the process reading the game stopped without finishing") from None
+        if isinstance(message, MusterError):
+            raise message
+        if isinstance(message, Plan):
+            with suppress(BrokenPipeError):  # the child has stopped: what it said, or that it said nothing, comes next
+                _send(fonts_stream, {name: fonts.Measures.of(name) for name in message.fonts})
+        yield message
 
-    with suppress(BrokenPipeError):  # the child has stopped: what it said, or that it said nothing, comes next
-        # it measures text with this process's fonts instead of reading the font files again; it stages its own
-        # files only after this, in the folder made just before
-        _send(fonts_stream, ("measures", {name: fonts.Measures.of(name) for name in plan.fonts}))
-    batches = {deck_id: _received(stream, deck_id) for deck_id in plan.cards + plan.tokens}
-    decks, findings = draw_decks(plan, batches, staging.path, options)
-    _, prints, rules, other_findings, files = _expect(stream, "others")
-    staging.adopt(files)
-    built = in_order(decks, draw_boards(plan.title, prints, staging.path, options), rules)
-    finish(plan, staging, built, findings + other_findings, options)
-    return built
 
-
-def _child(root: Path, folder: Path, options: Options, stream: BinaryIO, fonts_stream: BinaryIO) -> None:
-    """Reads, checks and lays out the game (its decks, boards and calibration page) and writes its rulebook,
-    sending what the parent needs; never returns."""
+def _child(root: Path, options: Options, stream: BinaryIO, fonts_stream: BinaryIO) -> None:
+    """Makes the build's sequence and sends each message; never returns."""
     status = 0
-    files: list[tuple[Path, Path]] = []  # staged here, handed to the parent (which sweeps them up on failure)
     try:
-        from ..core.errors import GameInvalid
-        from ..layout.cards import lay_out_batches, layout_fonts
-        from ..layout.files import CALIBRATION
-        from ..reading.loading import load_game
-        from ..core.plan import plan_of
-        from .staging import staged
-        from ..checking.data import check_data
+        from .sequence import messages  # the stages: YAML, Jinja, layout, imported in this process only
 
-        game = load_game(root, options.variants)
-        findings = check_data(game)
-        if has_errors(findings):
-            raise GameInvalid(findings)
-        layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
-        layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])
-        plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))))
-        _send(stream, ("plan", plan))
-        from ..core import fonts
-
-        for name, measures in _expect(fonts_stream, "measures")[1].items():
-            fonts.adopt(name, measures)
-        for deck_id in plan.cards + plan.tokens:
-            for batch in lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False):
-                _send(stream, ("batch", deck_id, [pack(face) for face in batch.faces], batch.fronts, batch.backs,
-                               batch.findings))
-            _send(stream, ("end", deck_id))
-
-        def path(name: str) -> Path:
-            files.append(staged(folder, name))
-            return files[-1][0]
-
-        from .documents import other_documents  # the boards' and rulebook's modules: not needed before now
-
-        prints, rules, findings = other_documents(game, path, options)
-        _send(stream, ("others", prints, rules, findings, files))
+        for message in messages(root, options):
+            _send(stream, message)
+            if isinstance(message, Plan):  # measure with the parent's fonts before laying anything out
+                for name, measures in _receive(fonts_stream).items():
+                    fonts.adopt(name, measures)
     except MusterError as exc:
-        _send(stream, ("error", exc))
-    except BrokenPipeError:  # the parent stopped reading: it failed, or was interrupted
+        _send(stream, exc)
+    except (BrokenPipeError, EOFError):  # the parent stopped: it failed, or was interrupted
         status = 1
     except BaseException:
-        _send(stream, ("error", MusterError("building failed:\n" + traceback.format_exc())))
+        _send(stream, MusterError("building failed:\n" + traceback.format_exc()))
         status = 1
     finally:
         try:
@@ -149,37 +111,16 @@ def _child(root: Path, folder: Path, options: Options, stream: BinaryIO, fonts_s
             os._exit(status)
 
 
-def _send(stream: BinaryIO, message: tuple) -> None:
+def _send(stream: BinaryIO, message: object) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_LENGTH.pack(len(data)))
     stream.write(data)
     stream.flush()
 
 
-def _next(stream: BinaryIO) -> tuple:
+def _receive(stream: BinaryIO) -> object:
+    """The next object sent down `stream`; EOFError when the other process has stopped sending."""
     head = stream.read(_LENGTH.size)
     if len(head) < _LENGTH.size:
-        raise MusterError("the process reading the game stopped without finishing")
-    message = pickle.loads(stream.read(_LENGTH.unpack(head)[0]))
-    if message[0] == "error":
-        raise message[1]
-    return message
-
-
-def _expect(stream: BinaryIO, kind: str) -> tuple:
-    message = _next(stream)
-    if message[0] != kind:
-        raise MusterError(f"expected '{kind}' from the process reading the game, got '{message[0]}'")
-    return message
-
-
-def _received(stream: BinaryIO, deck_id: str) -> Iterator[DeckFaces]:
-    """The batches of one deck as the child sends them."""
-    while True:
-        message = _next(stream)
-        if message[0] not in ("batch", "end") or message[1] != deck_id:
-            raise MusterError(f"expected deck '{deck_id}' from the process reading the game, got {message[:2]}")
-        if message[0] == "end":
-            return
-        _, _, faces, fronts, backs, findings = message
-        yield DeckFaces([unpack(face) for face in faces], fronts, backs, findings)
+        raise EOFError
+    return pickle.loads(stream.read(_LENGTH.unpack(head)[0]))

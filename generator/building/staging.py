@@ -26,13 +26,11 @@ class Staging:
         self.pending: list[tuple[Path, Path]] = []
 
     def path(self, name: str) -> Path:
-        temporary, final = staged(self.folder, name)
+        """Where to write the file `name`: a temporary name beside it, renamed on commit."""
+        final = self.folder / name
+        temporary = atomic_target(final)
         self.pending.append((temporary, final))
         return temporary
-
-    def adopt(self, files: list[tuple[Path, Path]]) -> None:
-        """Temporary files another process staged here, as (temporary, final) pairs: committed with the rest."""
-        self.pending += files
 
     def commit(self, manifest: dict) -> None:
         previous = self.folder / "manifest.json"
@@ -55,7 +53,7 @@ class Staging:
         for temporary, _ in self.pending:
             temporary.unlink(missing_ok=True)
         self.pending = []
-        self._sweep()  # also what a second process had begun and not yet handed over
+        self._sweep()
         if self.created:
             self.created = False
             try:
@@ -67,8 +65,3 @@ class Staging:
         for leftover in self.folder.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
 
-
-def staged(folder: Path, name: str) -> tuple[Path, Path]:
-    """A temporary name in `folder` for the file `name`, and its final path."""
-    final = folder / name
-    return atomic_target(final), final

@@ -1,12 +1,16 @@
-"""How Muster writes a file so that it is never seen half-written: beside its final name, then renamed."""
+"""Files: written so that they are never seen half-written (beside their final name, then renamed), named only
+inside their folder, and fingerprinted."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+
+from .errors import MusterError
 
 
 def atomic_target(final: Path) -> Path:
@@ -30,3 +34,25 @@ def atomic_write(final: Path) -> Iterator[Path]:
         os.replace(temporary, final)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def confined(root: Path, name: str) -> Path:
+    """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise MusterError(f"expected a file name, got {name!r}", code="wrong-type")
+    candidate = Path(name)
+    if candidate.is_absolute():
+        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/", code="file-outside-game")
+    base = root.resolve()
+    resolved = (base / candidate).resolve()
+    if resolved != base and base not in resolved.parents:
+        raise MusterError(f"'{name}' leads outside {root.name}/", code="file-outside-game")
+    return resolved
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,4 +1,8 @@
-"""The bundled fonts: their names, their metrics, and their registration with the PDF renderer."""
+"""The fonts text is measured and drawn with: their metrics, and their registration with the PDF renderer.
+
+Which fonts there are (the font book) is read from fonts/fonts.yaml on the reading side (reading/fonts.py) and
+given to this module with `use`; the drawing process of a build receives it as a message and never reads YAML.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +12,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from .errors import Location, MusterError
-from .bundle import fonts_dir
-from ..reading.sourcemap import Map, load_yaml
 
 
 @dataclass(frozen=True)
 class FontBook:
+    """The bundled fonts: each one's file by the name layouts give it, and the families text markup switches
+    within. Travels from the reading side to the drawing side as the first message of a build."""
+
     files: dict[str, Path]
     families: dict[str, dict[str, str]]
 
@@ -25,15 +30,20 @@ class FontBook:
         return {"regular": font, "bold": font, "italic": font, "bold_italic": font}
 
 
-@lru_cache(maxsize=1)
+_book: FontBook | None = None
+
+
+def use(book: FontBook) -> None:
+    """Measure and draw with the fonts of `book` from now on."""
+    global _book
+    _book = book
+
+
 def font_book() -> FontBook:
-    folder = fonts_dir()
-    data = load_yaml(folder / "fonts.yaml")
-    if not isinstance(data, Map):
-        raise MusterError("expected a mapping", Location(folder / "fonts.yaml"))
-    files = {name: folder / spec["file"] for name, spec in data["fonts"].items()}
-    families = {name: dict(members) for name, members in data["families"].items()}
-    return FontBook(files, families)
+    """The font book in use: read by reading.fonts.read_font_book (which loading a game does), or received."""
+    if _book is None:
+        raise MusterError("no font book yet: reading.fonts.read_font_book() reads the bundled one")
+    return _book
 
 
 @lru_cache(maxsize=None)

@@ -54,6 +54,8 @@ def plan_of(game: Game, fonts: tuple[str, ...] = ()) -> Plan:
 
 @dataclass
 class Built:
+    """One file of a kit as manifest.json lists it: its name, kind, pages and sha256, and what its kind adds."""
+
     file: str
     kind: str
     pages: int

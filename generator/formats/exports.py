@@ -123,7 +123,7 @@ class DeckExport:
 
 
 def write(staging, name: str, data: bytes, files: list[dict]) -> None:
-    from ..rendering.sheets import sha256
+    from ..core.files import sha256
 
     target = staging.path(name)
     target.write_bytes(data)
@@ -171,7 +171,7 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
 
 def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
     """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back; MediaBox = BleedBox, TrimBox = card."""
-    from ..rendering.sheets import sha256
+    from ..core.files import sha256
 
     rows = entries(deck, laid)
     files: list[dict] = []

@@ -14,7 +14,7 @@ import json
 import re
 from pathlib import Path
 
-from ..core import fonts
+from ..reading.fonts import read_font_book
 from ..layout.files import COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
@@ -103,7 +103,7 @@ KIND_SCHEMAS = {
     "number": lambda key: {"type": "number"},
     "boolean": lambda key: {"type": "boolean"},
     "choice": lambda key: {"enum": list(key.choices)},
-    "font": lambda key: {"enum": list(fonts.font_book().files)},
+    "font": lambda key: {"enum": list(read_font_book().files)},
     "length": lambda key: _ref("length"),
     "size": lambda key: _ref("size"),
     "colour": lambda key: _ref("colour"),
@@ -265,7 +265,7 @@ def layout_schema() -> dict:
         "number": {"anyOf": [{"type": "number"}, _ref("template")]},
         "bool": {"anyOf": [{"type": "boolean"}, _ref("template")]},
         "colour": {"type": "string", "description": "#rrggbb, none, black, white, or a name of the game's colours."},
-        "font": {"anyOf": [{"enum": list(fonts.font_book().files)}, _ref("template")]},
+        "font": {"anyOf": [{"enum": list(read_font_book().files)}, _ref("template")]},
         "align": {"anyOf": [{"enum": ["left", "center", "right", "justify"]}, _ref("template")]},
         "valign": {"anyOf": [{"enum": ["top", "middle", "bottom"]}, _ref("template")]},
         "shape": {"anyOf": [{"enum": list(BOARD_SHAPES)}, _ref("template")]},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import io
 
 from ..core.units import PAPERS, PT_PER_MM
 
@@ -25,8 +25,9 @@ def saddle_stitch_order(pages: int) -> list[tuple[int | None, int | None]]:
     return order
 
 
-def impose_booklet(source: Path, target: Path, paper: str) -> int:
-    """Writes `target`: the pages of `source` two-up on landscape `paper`, scaled to fit, in booklet order.
+def impose_booklet(source: bytes, paper: str) -> tuple[bytes, int]:
+    """A PDF of the pages of the PDF `source` two-up on landscape `paper`, scaled to fit, in booklet order; and
+    its number of sheet sides.
 
     Each source page becomes a form XObject that both of its placements share: its content stream is copied as
     it is, never parsed, which keeps imposing a rulebook to a fraction of a second.
@@ -35,7 +36,7 @@ def impose_booklet(source: Path, target: Path, paper: str) -> int:
     from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject,
                                StreamObject)
 
-    reader = PdfReader(source)
+    reader = PdfReader(io.BytesIO(source))
     width, height = (max(PAPERS[paper]) * PT_PER_MM, min(PAPERS[paper]) * PT_PER_MM)
     writer = PdfWriter()
     forms = {}
@@ -73,6 +74,6 @@ def impose_booklet(source: Path, target: Path, paper: str) -> int:
         writer.add_page(sheet)
     title = reader.metadata.title if reader.metadata and reader.metadata.title else ""
     writer.add_metadata({"/Title": f"{title} (booklet)", "/Producer": "Muster"})
-    with open(target, "wb") as handle:
-        writer.write(handle)
-    return len(writer.pages)
+    target = io.BytesIO()
+    writer.write(target)
+    return target.getvalue(), len(writer.pages)

@@ -185,14 +185,16 @@ OVERLAP = 10.0       # mm of the board printed on both neighbouring tiles, for t
 
 
 @dataclass(frozen=True)
-class TilePlan:
+class Tiling:
+    """A board cut into tiles: `columns` x `rows` sheets of `paper` (either orientation), one tile each."""
+
     paper: tuple[float, float]
     columns: int
     rows: int
     sheets: tuple[Sheet, ...]
 
 
-def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> TilePlan:
+def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> Tiling:
     """A board of `size` mm on as few pages of `paper` (either orientation) as will hold it at 100 %.
 
     A board that fits is centred on one page. A larger one is cut into a grid of tiles; neighbouring tiles share
@@ -208,7 +210,7 @@ def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> 
     page, (columns, rows), window = best
     if columns * rows == 1:
         slot = Slot((page[0] - size[0]) / 2, (page[1] - size[1]) / 2, size[0], size[1], 0, 0, 0, 0)
-        return TilePlan(page, 1, 1, (Sheet("tile", page, ((slot, 0),)),))
+        return Tiling(page, 1, 1, (Sheet("tile", page, ((slot, 0),)),))
     step = (window[0] - OVERLAP, window[1] - OVERLAP)
     result = []
     for row in range(rows):
@@ -220,7 +222,7 @@ def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> 
                         top=-top, bottom=height + top - size[1])
             overlay = _tile_guides(column, row, columns, rows, width, height, page, label)
             result.append(Sheet("tile", page, ((slot, 0),), tuple(overlay)))
-    return TilePlan(page, columns, rows, tuple(result))
+    return Tiling(page, columns, rows, tuple(result))
 
 
 def _tile_count(length: float, window: float) -> int:

@@ -19,7 +19,8 @@ from ..core.errors import Finding, MusterError
 from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
 from ..core.model import Icon
 from ..core.units import PT_PER_MM, parse_length
-from ..reading.resources import confined, image_problem
+from ..core.files import confined
+from ..reading.resources import image_problem
 from . import typeset
 from .files import Element
 

@@ -11,7 +11,7 @@ from typing import Any
 from ..core.bundle import layouts_dir
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.model import Game
-from ..reading.resources import confined
+from ..core.files import confined
 from ..reading.sourcemap import Map, Seq, load_yaml
 
 CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page

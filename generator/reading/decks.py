@@ -10,7 +10,7 @@ from ..core.errors import Location, MusterError
 from ..core.model import Card, Deck, frozen
 from .kinds import describe
 from .reader import Reader, at, join
-from .resources import confined
+from ..core.files import confined
 from .sourcemap import Map, Seq, load_yaml
 from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME
 from .traits import parse_trait

@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Iterable
 
 from ..core.errors import Location, MusterError, did_you_mean
+from ..core.files import confined
 from ..core.model import Game, Icon, Rulebook, frozen
 from .boards import read_boards
 from .decks import read_decks
 from .kinds import COLOUR, HEX_COLOUR, NAME, describe
 from .reader import Reader, at, join
-from .resources import confined, find_game, image_problem
+from .fonts import read_font_book
+from .resources import find_game, image_problem
 from .rules import patched, read_rules, read_variants
 from .sourcemap import Map, Seq, load_yaml
 from .spec import GAME, GAME_CARD, ICON, MAX_TABLE_ROWS, RULEBOOK
@@ -21,6 +23,8 @@ from .traits import read_traits, read_vocabularies
 
 def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     """The game at `name_or_path`, with the named variants switched on besides the game's defaults."""
+    read_font_book()  # the fonts its layouts will be measured with
+    read_font_book()  # the fonts its layouts will be measured with
     root = find_game(name_or_path).resolve()
     data = load_yaml(root / "game.yaml")
     where = Location(root / "game.yaml", 1, 1)

@@ -1,4 +1,4 @@
-"""Paths a game names: kept inside their folder, games found by name, images checked before anything reads them."""
+"""Games found by name, and images checked before anything reads them."""
 
 from __future__ import annotations
 
@@ -8,19 +8,6 @@ from pathlib import Path
 
 from ..core.bundle import bundled_games_dir
 from ..core.errors import Location, MusterError, did_you_mean
-
-def confined(root: Path, name: str) -> Path:
-    """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
-    if not isinstance(name, str) or not name or "\x00" in name:
-        raise MusterError(f"expected a file name, got {name!r}", code="wrong-type")
-    candidate = Path(name)
-    if candidate.is_absolute():
-        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/", code="file-outside-game")
-    base = root.resolve()
-    resolved = (base / candidate).resolve()
-    if resolved != base and base not in resolved.parents:
-        raise MusterError(f"'{name}' leads outside {root.name}/", code="file-outside-game")
-    return resolved
 
 
 def find_game(name_or_path: str | Path) -> Path:

@@ -1,9 +1,10 @@
-"""Rulebooks typeset with reportlab's platypus into rules.pdf; imported only when a rulebook is built."""
+"""Rulebooks typeset with reportlab's platypus into the bytes of rules.pdf; imported only when a rulebook is built."""
 
 from __future__ import annotations
 
+import io
 import re
-from pathlib import Path
+from typing import BinaryIO
 from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
@@ -19,8 +20,8 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 
 from ..core import fonts
 from ..core.errors import Location, MusterError
+from ..core.files import confined
 from ..core.model import Game
-from ..reading.resources import confined
 from ..core.units import PAPERS, PT_PER_MM
 
 PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
@@ -245,7 +246,7 @@ class Book:
         story += [Paragraph("•&nbsp;&nbsp;" + escape(part), self.styles["item"]) for part in parts]
         return story
 
-    def build(self, text: str, target: Path) -> int:
+    def build(self, text: str, target: BinaryIO) -> int:
 
         page = (self.paper[0] * mm, self.paper[1] * mm)
         margin = self.margin * mm
@@ -295,7 +296,7 @@ class Book:
             canvas.restoreState()
             count(canvas, document)
 
-        document = Document(str(target), pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
+        document = Document(target, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
                             bottomMargin=margin, title=f"{self.game.title}: rules", creator="Muster",
                             invariant=1, initialFontName="text")
         frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body")
@@ -353,7 +354,8 @@ class ContentsLine(Flowable):
         canvas.endForm()
 
 
-
-def write_rulebook(game: Game, text: str, target: Path, paper: str) -> int:
-    """Typesets the rulebook into `target`; returns the number of pages."""
-    return Book(game, PAPERS[paper]).build(text, target)
+def typeset_rulebook(game: Game, text: str, paper: str) -> tuple[bytes, int]:
+    """The rulebook's PDF, and its number of pages."""
+    target = io.BytesIO()
+    pages = Book(game, PAPERS[paper]).build(text, target)
+    return target.getvalue(), pages

@@ -1,50 +1,48 @@
-"""Card sheets from laid-out batches, and the manifest that lists a kit's files.
+"""A kit's PDF documents drawn from faces laid out: card and token sheets from their decks' batches, and boards.
 
-Nothing here needs the game's card data, templates or YAML: a Plan says all that drawing the sheets and listing
-the kit need to know, so the process that only draws (see pipeline.py) imports this module and not the stages.
+Nothing here needs the game's card data, templates or YAML: a Plan says all that drawing needs to know of the
+game, so the process that only draws (building/pipeline.py) imports this module and not the stages before it.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from .. import __version__
-from ..building.cache import input_key
-from ..core.errors import Finding, GameInvalid, MusterError, has_errors
-from ..imposition.imposition import grid, sheets, tiles
+from ..core.errors import Finding, MusterError
+from ..core.files import sha256
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
-from .render import SheetWriter
-from ..building.staging import Staging
 from ..core.units import PAPERS
+from ..imposition.imposition import grid, sheets, tiles
+from .render import SheetWriter
 
 if TYPE_CHECKING:
     from ..core.display import DeckFaces, Face
 
 
-def draw_decks(plan: Plan, batches: dict[str, Iterable[DeckFaces]], path, options: Options
+def draw_decks(plan: Plan, batches: dict[str, Iterable[DeckFaces]], path: Callable[[str], Path], options: Options
                ) -> tuple[list[Built], list[Finding]]:
     """cards-<deck>.pdf for each deck of cards and one tokens.pdf, from the decks' batches as they come; with
     every deck's findings, in the order of the game's decks. `path(name)` gives a file's staging path."""
     findings: dict[str, list[Finding]] = {deck_id: [] for deck_id in plan.decks}
-    built = [card_sheets(plan, [deck_id], batches, path(f"cards-{deck_id}.pdf"), "cards", options, findings)
+    built = [card_sheets(plan, [deck_id], batches, f"cards-{deck_id}.pdf", path, "cards", options, findings)
              for deck_id in plan.cards]
     if plan.tokens:
-        built.append(card_sheets(plan, plan.tokens, batches, path("tokens.pdf"), "tokens", options, findings))
+        built.append(card_sheets(plan, plan.tokens, batches, "tokens.pdf", path, "tokens", options, findings))
     return built, [f for deck in findings.values() for f in deck]
 
 
-def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[DeckFaces]], target: Path, kind: str,
-                options: Options, findings: dict[str, list[Finding]]) -> Built:
-    """One PDF holding the sheets of the given decks, fronts and their backs. Consecutive decks printed alike
+def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[DeckFaces]], file: str,
+                path: Callable[[str], Path], kind: str, options: Options, findings: dict[str, list[Finding]]) -> Built:
+    """`file`, holding the sheets of the given decks, fronts and their backs. Consecutive decks printed alike
     (same face size, shape and packing: the two armies' counters, say) share their sheets.
 
     Sheets are drawn as the decks' batches arrive; each batch's findings go to `findings`. A face is drawn as a
     form once it has been used more than once in the batches so far: a shared back from its first sheet on.
     """
+    target = path(file)
     writer = SheetWriter(target, f"{plan.title}: {kind}", options.greyscale)
     per_sheet = {}
     for group in _alike(plan, deck_ids):
@@ -80,7 +78,7 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     counts = {deck_id: plan.decks[deck_id].total for deck_id in deck_ids}
     extra = ({"deck": deck_ids[0], "cards": counts[deck_ids[0]], "per_sheet": per_sheet[deck_ids[0]]}
              if kind == "cards" else {"decks": counts, "per_sheet": per_sheet})
-    return Built(final_name(target), kind, writer.pages, sha256(target), extra)
+    return Built(file, kind, writer.pages, sha256(target), extra)
 
 
 def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
@@ -99,59 +97,21 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
 
 def board_sheets(title: str, document: BoardPrint, target: Path, options: Options) -> Built:
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
-    tiling = {}
+    grids = {}  # each board's tiles, columns x rows
     writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale)
     for board in document.boards:
-        plan = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}")
-        tiling[board.id] = f"{plan.columns}x{plan.rows}"
+        tiling = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}")
+        grids[board.id] = f"{tiling.columns}x{tiling.rows}"
         writer.start_section({})
-        for sheet in plan.sheets:
+        for sheet in tiling.sheets:
             writer.sheet(sheet, [document.faces[board.id]])
     writer.save()
     if document.kind is not None:  # a page of Muster's own (the calibration page), not one of the game's boards
         return Built(document.file, document.kind, writer.pages, sha256(target))
     seeds = {b.id: b.seed if options.seed is None else options.seed for b in document.boards if b.seed is not None}
-    extra = {"boards": [b.id for b in document.boards], "tiles": tiling, **({"seeds": seeds} if seeds else {})}
+    extra = {"boards": [b.id for b in document.boards], "tiles": grids, **({"seeds": seeds} if seeds else {})}
     return Built(document.file, "map" if document.file == "map.pdf" else "board", writer.pages, sha256(target), extra)
 
 
-def draw_boards(title: str, documents: list[BoardPrint], path, options: Options) -> list[Built]:
+def draw_boards(title: str, documents: list[BoardPrint], path: Callable[[str], Path], options: Options) -> list[Built]:
     return [board_sheets(title, document, path(document.file), options) for document in documents]
-
-
-def in_order(decks: list[Built], boards: list[Built], rules: list[Built]) -> list[Built]:
-    """A kit's files in the manifest's order: card and token sheets, boards, the rulebook, the calibration page."""
-    return (decks + [b for b in boards if b.kind != "calibration"] + rules
-            + [b for b in boards if b.kind == "calibration"])
-
-
-def finish(plan: Plan, staging: Staging, built: list[Built], findings: list[Finding], options: Options) -> None:
-    """The staged files committed with their manifest, unless the findings hold an error."""
-    if has_errors(findings):
-        raise GameInvalid(findings)
-    staging.commit(manifest(plan, built, options))
-
-
-def final_name(temporary: Path) -> str:
-    """cards-germans.pdf from the staging name .cards-germans.pdf.1a2b3c.tmp."""
-    return temporary.name[1:].rsplit(".", 2)[0]
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def manifest(plan: Plan, built: list[Built], options: Options) -> dict:
-    return {
-        "game": plan.id,
-        "inputs": input_key(plan.root, options.as_dict()),
-        "title": plan.title,
-        "muster": __version__,
-        "options": options.as_dict(),
-        "decks": {d.id: {"declared": d.size, "cards": d.total} for d in plan.decks.values()},
-        "files": [b.as_dict() for b in built],
-    }

@@ -1,0 +1,68 @@
+"""The drawing side of a build: takes a build's messages (sequence.py), gives the kit's files, committed together.
+
+It draws each deck's sheets as its batches come, then the boards, writes the rulebook's files, and commits them
+all with the manifest unless a finding is an error. It imports nothing that reads or lays out a game: in a build
+in two processes (pipeline.py) this is all that the drawing process runs, and it never loads YAML or Jinja.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator, TypeVar
+
+from ..core import fonts
+from ..core.display import DeckFaces
+from ..core.errors import GameInvalid, MusterError, has_errors
+from ..core.options import Options
+from ..core.plan import Built, Plan
+from ..rendering.documents import draw_boards, draw_decks
+from .cache import input_key
+from .manifest import in_order, manifest
+from .messages import Batch, Boards, DeckEnd, Message, Rulebook
+from .staging import Staging
+
+Expected = TypeVar("Expected")
+
+
+def draw(messages: Iterator[Message], out: Path, options: Options, key: str | None = None) -> tuple[Plan, list[Built]]:
+    """The game the messages describe, built into out/<game id>/. The folder is made once the Plan says the game
+    is valid; nothing in it changes unless everything is built. `key` is the inputs' key, when already known."""
+    fonts.use(_expect(messages, fonts.FontBook))
+    fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
+    plan = _expect(messages, Plan)
+    staging = Staging(out / plan.id)
+    try:
+        batches = {deck_id: _batches(messages, deck_id) for deck_id in plan.cards + plan.tokens}
+        decks, findings = draw_decks(plan, batches, staging.path, options)
+        boards = _expect(messages, Boards)
+        drawn = draw_boards(plan.title, boards.prints, staging.path, options)
+        rulebook = _expect(messages, Rulebook)
+        for typeset in rulebook.files:
+            staging.path(typeset.built.file).write_bytes(typeset.data)
+        built = in_order(decks, drawn, [typeset.built for typeset in rulebook.files])
+        findings += boards.findings + rulebook.findings
+        if has_errors(findings):
+            raise GameInvalid(findings)
+        staging.commit(manifest(plan, built, options, key or input_key(plan.root, options.as_dict())))
+    finally:
+        staging.discard()
+    return plan, built
+
+
+def _expect(messages: Iterator[Message], kind: type[Expected]) -> Expected:
+    message = next(messages, None)
+    if not isinstance(message, kind):
+        raise MusterError(f"expected {kind.__name__} from the game's reading, got {type(message).__name__}")
+    return message
+
+
+def _batches(messages: Iterator[Message], deck_id: str) -> Iterator[DeckFaces]:
+    """The batches of one deck, as they come."""
+    while True:
+        message = next(messages, None)
+        if isinstance(message, DeckEnd) and message.deck == deck_id:
+            return
+        if not isinstance(message, Batch) or message.deck != deck_id:
+            raise MusterError(f"expected deck '{deck_id}' from the game's reading, got {type(message).__name__} "
+                              f"{getattr(message, 'deck', '')}")
+        yield message.faces

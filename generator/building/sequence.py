@@ -1,0 +1,97 @@
+"""The build of one game as one sequence of messages (messages.py): read, checked, laid out and typeset, in order.
+
+It writes no file. drawing.draw consumes the sequence, drawing and writing each document as its messages come: in
+this process (kit.py), or in another with the sequence made in a second process that pipes
+each message over (pipeline.py). The same messages in the same order either way: the files are byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Iterator
+
+from ..checking.data import check_data
+from ..checking.rulebook import rendered_findings
+from ..core.display import Face
+from ..core.errors import GameInvalid, has_errors
+from ..core.model import Board, Game
+from ..core.options import Options
+from ..core.plan import BoardPrint, Built, board_plan, plan_of
+from ..core.units import PAPERS
+from ..imposition.booklet import impose_booklet
+from ..imposition.imposition import TILE_MARGIN
+from ..layout.boards import lay_out_board
+from ..layout.cards import lay_out_batches, layout_fonts
+from ..layout.files import CALIBRATION
+from ..layout.rulebook import render_text
+from ..reading.fonts import read_font_book
+from ..reading.loading import load_game
+from .messages import Batch, Boards, DeckEnd, Message, Rulebook, Typeset
+
+
+def messages(source: Game | Path, options: Options) -> Iterator[Message]:
+    """The messages of building `source` (a game, or its folder, read only after the font book is sent)."""
+    yield read_font_book()
+    game = source if isinstance(source, Game) else load_game(source, options.variants)
+    findings = check_data(game)
+    if has_errors(findings):
+        raise GameInvalid(findings)
+    layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
+    layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])
+    plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))))
+    yield plan
+    for deck_id in plan.cards + plan.tokens:
+        for batch in lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False):
+            yield Batch(deck_id, batch)
+        yield DeckEnd(deck_id)
+    boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
+    rules = render_text(game) if game.rulebook else None
+    board_findings = [f for _, fs in boards.values() for f in fs]
+    rules_findings = rendered_findings(game, rules) if rules else []
+    valid = not has_errors(board_findings + rules_findings)
+    yield Boards(board_prints(game, {board_id: face for board_id, (face, _) in boards.items()}, options)
+                 if valid else [], board_findings)
+    yield Rulebook(rulebook_files(game, rules.markdown, options) if valid and rules else [], rules_findings)
+
+
+def board_prints(game: Game, faces: dict[str, Face], options: Options) -> list[BoardPrint]:
+    """One document for each file the boards name, the boards laid out in it; and the calibration page."""
+    prints = []
+    for stem in dict.fromkeys(board.file for board in game.boards.values()):
+        members = [board for board in game.boards.values() if board.file == stem]
+        prints.append(BoardPrint(f"{stem}.pdf", None, tuple(board_plan(b) for b in members),
+                                 {b.id: faces[b.id] for b in members}))
+    if options.calibration:
+        prints.append(calibration_page(game, options))
+    return prints
+
+
+def calibration_page(game: Game, options: Options) -> BoardPrint:
+    """A page to print first: 100 mm rulers and a card at true size, drawn like any board."""
+    paper = PAPERS[options.paper]
+    board = Board("calibration", "calibration", "Calibration", CALIBRATION,
+                  (paper[0] - 2 * TILE_MARGIN, paper[1] - 2 * TILE_MARGIN), None, {}, {}, 0, game.where)
+    face, findings = lay_out_board(game, board)
+    if face is None:
+        raise GameInvalid(findings)
+    return BoardPrint("calibration.pdf", "calibration", (board_plan(board),), {board.id: face})
+
+
+def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]:
+    """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
+    from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
+
+    paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
+    rules, pages = typeset_rulebook(game, markdown, paper)
+    files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
+    if options.booklet or game.rulebook.booklet:
+        sheet = "letter" if paper == "letter" else "a4"
+        booklet, sides = impose_booklet(rules, sheet)
+        files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),
+                                   {"paper": f"{sheet} landscape", "rulebook_pages": pages}), booklet))
+    return files
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
