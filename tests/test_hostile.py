@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from conftest import GAME_YAML, REPO
 from generator.cli import app
 from generator.core.errors import MusterError
-from generator.layout import sandbox
+from generator.core import sandbox
 from generator.reading.loading import load_game
 
 RUNNER = CliRunner()

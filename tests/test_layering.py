@@ -18,9 +18,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 # may import only core and each other: the process that draws a big game never loads YAML or Jinja.
 ORDER = ["core", "reading", "layout", "checking", "imposition", "rendering", "building", "formats", "cli"]
 DRAWING = {"imposition", "rendering"}
-# Imports against the order that another part of issue 12 removes; each must still be there, so that the
-# exemption goes when the import does.
-PENDING = {("reading", "layout"): "reading/loading.py renders constants with layout/sandbox.py"}
 
 
 def allowed(importer: str, imported: str) -> bool:
@@ -69,14 +66,13 @@ def test_every_package_is_in_the_order():
 
 def test_packages_import_only_those_before_them():
     edges = package_graph()
-    wrong = {edge: lines for edge, lines in edges.items() if not allowed(*edge) and edge not in PENDING}
+    wrong = {edge: lines for edge, lines in edges.items() if not allowed(*edge)}
     assert not wrong, "\n".join(f"{a} imports {b}: {', '.join(lines)}" for (a, b), lines in wrong.items())
-    assert not set(PENDING) - set(edges), "an import listed in PENDING is gone: remove it from PENDING"
 
 
 def test_no_import_cycles_between_packages():
     graph: dict[str, set[str]] = {}
-    for importer, imported in set(package_graph()) - set(PENDING):
+    for importer, imported in package_graph():
         graph.setdefault(importer, set()).add(imported)
     done: set[str] = set()
 

@@ -243,7 +243,7 @@ def test_every_finding_of_laying_out_has_its_code(make_game, files, severity, co
 
 
 def test_a_missing_layout_and_a_deck_out_of_time_have_codes(make_game, monkeypatch):
-    from generator.layout import sandbox
+    from generator.core import sandbox
 
     folder = make_game()
     (folder / "face.yaml").unlink()

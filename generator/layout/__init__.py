@@ -1,6 +1,6 @@
 """Laying out: takes a Game and its layouts, gives display lists (core.display.Face) in millimetres.
 
-sandbox.py: the Jinja sandbox every template runs in; files.py: layout files and the keys they may have;
+Templates run in core/sandbox.py. files.py: layout files and the keys they may have;
 context.py: what templates see; evaluation.py: a layout's templates run for one card or board; coercion.py: values
 made into lengths, colours, fonts; elements.py: what each kind of element draws; typeset.py: text fitted into its
 box and placed; findings.py: problems as findings, and the printed-text checks; cards.py: decks laid out in

@@ -9,7 +9,7 @@ from ..core.display import Face
 from ..core.errors import Finding, MusterError
 from ..core.geometry import cell_centre, cell_index, column_name
 from ..core.model import Board, Game
-from . import sandbox
+from ..core import sandbox
 from .context import game_context
 from .evaluation import Evaluator
 from .files import find_layout, read_layout

@@ -10,7 +10,7 @@ from ..core import fonts
 from ..core.display import DeckFaces, Face
 from ..core.errors import MusterError
 from ..core.model import Card, Deck, Game
-from . import sandbox
+from ..core import sandbox
 from .context import card_context, deck_context
 from .evaluation import Evaluator
 from .files import DEFAULTS, find_layout, read_layout

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core.model import Card, Deck, Game
-from .sandbox import Record
+from ..core.sandbox import Record
 
 
 def game_context(game: Game) -> dict:

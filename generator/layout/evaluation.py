@@ -9,7 +9,7 @@ from typing import Any, Callable
 from ..core.display import Face, Turned
 from ..core.errors import Finding, Location, MusterError
 from ..core.model import Game
-from . import sandbox
+from ..core import sandbox
 from .coercion import coerce
 from .elements import ELEMENTS, Canvas
 from .files import DEFAULTS, FIELDS, NAME, Element, Layout, Value

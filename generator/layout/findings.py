@@ -9,7 +9,7 @@ from ..core import fonts
 from ..core.display import Face, Run
 from ..core.errors import Finding, Location, MusterError
 from ..core.units import PT_PER_MM
-from . import sandbox
+from ..core import sandbox
 
 MIN_TEXT_PT = 6.0
 Result = TypeVar("Result")

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from ..core.errors import Finding, Location, MusterError
 from ..core.model import Game
-from . import sandbox
+from ..core import sandbox
 from .context import card_values, game_context
-from .sandbox import Record
+from ..core.sandbox import Record
 
 MAX_SOURCE_BYTES = 1024 * 1024
 

@@ -6,7 +6,7 @@ from ..core.errors import MusterError
 from ..core.geometry import cell_index, grid_extent
 from ..core.model import Board, BoardGrid, Placement, frozen
 from ..core.units import parse_size
-from ..layout import sandbox
+from ..core import sandbox
 from .kinds import DECK_ID
 from .reader import Reader, at, join
 from .sourcemap import Map

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import Card, Deck, Rule, Variant, frozen
-from ..layout import sandbox
+from ..core import sandbox
 from .kinds import NUMBER, describe
 from .reader import Reader, at, join, known
 from .sourcemap import Map, Seq

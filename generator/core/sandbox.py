@@ -11,7 +11,7 @@ from functools import lru_cache
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from ..core.errors import did_you_mean
+from .errors import did_you_mean
 
 MAX_RANGE = 1000
 MAX_SEQUENCE = 100_000   # items or characters a * may produce
