@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from generator.layout.boards import board_context, placed_cells
 from generator.building.kit import build_game
 from generator.core.options import Options
-from generator.imposition.imposition import OVERLAP, TILE_MARGIN, tiles
+from generator.imposition.tiles import OVERLAP, TILE_MARGIN, tiles
 from generator.reading.loading import load_game
 from generator.core.units import PAPERS, PT_PER_MM
 from pdfcheck import char_boxes
@@ -66,7 +66,7 @@ def test_token_counts_are_checked_against_the_data(make_game):
 
 
 def test_counter_sheet_packs_edge_to_edge():
-    from generator.imposition.imposition import grid
+    from generator.imposition.sheets import grid
 
     layout = grid(PAPERS["a4"], (15.875, 15.875), 3.0, packing="sheet")
     xs = sorted({round(s.x, 4) for s in layout.slots})

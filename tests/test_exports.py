@@ -18,7 +18,7 @@ from generator.core.options import Options
 from generator.formats.exports import export_pdf, export_png, png_size, run_export, size_table
 from generator.formats.tts import TTS_CARDS_PER_SHEET, TTS_MAX_PIXELS, export_tts, tts_chunks, tts_grid
 from generator.cli.app import export_app
-from generator.imposition.imposition import grid
+from generator.imposition.sheets import grid
 from generator.reading.loading import load_game
 from generator.core.units import CARD_SIZES, PAPERS, PT_PER_MM, parse_length
 from pdfcheck import page_text

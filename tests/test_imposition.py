@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.core.errors import MusterError
-from generator.imposition.imposition import MARGIN, grid, sheets
+from generator.imposition.sheets import MARGIN, grid, sheets
 from generator.core.units import CARD_SIZES, PAPERS
 
 papers = st.sampled_from(sorted(PAPERS))

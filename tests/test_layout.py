@@ -124,7 +124,7 @@ def test_rotated_text_turns_about_its_box(make_game, tmp_path):
     build_game(game, tmp_path, Options())
     pdf = tmp_path / "tiny" / "cards-reds.pdf"
     # an upside-down L has its long stroke on the right: more ink in the right half of its box than the left
-    from generator.imposition.imposition import grid
+    from generator.imposition.sheets import grid
     from generator.core.units import CARD_SIZES, PAPERS
     from pdfcheck import rasterise
 

@@ -13,7 +13,7 @@ from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
-from generator.imposition.imposition import grid
+from generator.imposition.sheets import grid
 from generator.core.units import CARD_SIZES, PAPERS, PT_PER_MM
 
 from pdfcheck import char_boxes, page_text
@@ -212,7 +212,7 @@ def test_text_beyond_one_font_subset_is_encoded_right(tmp_path):
     """A font subset holds about 220 characters; text drawn after that spills into a second one. Each line is
     written twice, so the second time is encoded from the codes remembered for the first subset."""
     from generator.core.display import Face, Run
-    from generator.imposition.imposition import Sheet, Slot
+    from generator.imposition.sheets import Sheet, Slot
     from generator.rendering.render import SheetWriter
 
     alphabet = [chr(c) for c in range(0x21, 0x7F)] + [chr(c) for c in range(0xC0, 0x17F)] + \

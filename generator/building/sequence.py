@@ -20,7 +20,7 @@ from ..core.options import Options
 from ..core.plan import BoardPrint, Built, board_plan, plan_of
 from ..core.units import PAPERS
 from ..imposition.booklet import impose_booklet
-from ..imposition.imposition import TILE_MARGIN
+from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_batches, layout_fonts
 from ..layout.files import CALIBRATION

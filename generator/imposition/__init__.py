@@ -1,4 +1,5 @@
 """Imposition: takes faces' sizes and the paper, gives sheets (slots, crop marks, duplex order) and tiles.
 
-imposition.py: card and counter sheets, board tiles; booklet.py: rulebook pages two-up in saddle-stitch order.
+sheets.py: card and counter sheets (the grid of slots, bleed between neighbours, crop marks, where backs go);
+tiles.py: boards larger than the paper cut into tiles; booklet.py: rulebook pages two-up in saddle-stitch order.
 """

@@ -15,7 +15,8 @@ from ..core.files import sha256
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
 from ..core.units import PAPERS
-from ..imposition.imposition import grid, sheets, tiles
+from ..imposition.sheets import grid, sheets
+from ..imposition.tiles import tiles
 from .render import SheetWriter
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], i
     past the page's edge, so that the edge pixels of a raster are fully covered. With `boxes` each page gets
     BleedBox = MediaBox and TrimBox = the card's trim, for print shops.
     """
-    from ..imposition.imposition import Sheet, Slot  # reportlab: imported when an export runs, not for --help
+    from ..imposition.sheets import Sheet, Slot  # reportlab: imported when an export runs, not for --help
     from .render import SheetWriter
 
     reach = bleed if reach is None else reach

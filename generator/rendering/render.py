@@ -13,7 +13,7 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts
 from ..core.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
-from ..imposition.imposition import Sheet
+from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
 
 

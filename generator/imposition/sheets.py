@@ -5,10 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..core import fonts
-from ..core.display import Ellipse, Line, Rect, Run
+from ..core.display import Ellipse, Line, Rect
 from ..core.errors import MusterError
-from ..core.units import PT_PER_MM
 
 MARGIN = 4.0        # mm from the paper's edge to the outer bleed: room for crop marks
 MARK_OFFSET = 1.0   # mm between the outer bleed and the start of a crop mark
@@ -178,88 +176,3 @@ def sheets(fronts: list[int], backs: list[int], layout: Grid, duplex: str):
         else:
             yield _sheet("front", layout, front)
             yield _sheet("back", layout, back)
-
-
-TILE_MARGIN = 10.0   # mm: home printers leave 4-6 mm unprinted; the rest holds the tile's label
-OVERLAP = 10.0       # mm of the board printed on both neighbouring tiles, for trimming and taping
-
-
-@dataclass(frozen=True)
-class Tiling:
-    """A board cut into tiles: `columns` x `rows` sheets of `paper` (either orientation), one tile each."""
-
-    paper: tuple[float, float]
-    columns: int
-    rows: int
-    sheets: tuple[Sheet, ...]
-
-
-def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> Tiling:
-    """A board of `size` mm on as few pages of `paper` (either orientation) as will hold it at 100 %.
-
-    A board that fits is centred on one page. A larger one is cut into a grid of tiles; neighbouring tiles share
-    an OVERLAP strip, marked with a dashed trim line and registration crosses, and every tile carries its
-    position and a small assembly diagram in its bottom margin.
-    """
-    best = None
-    for candidate in (paper, (paper[1], paper[0])):
-        window = (candidate[0] - 2 * TILE_MARGIN, candidate[1] - 2 * TILE_MARGIN)
-        counts = tuple(_tile_count(size[i], window[i]) for i in (0, 1))
-        if best is None or counts[0] * counts[1] < best[1][0] * best[1][1]:
-            best = (candidate, counts, window)
-    page, (columns, rows), window = best
-    if columns * rows == 1:
-        slot = Slot((page[0] - size[0]) / 2, (page[1] - size[1]) / 2, size[0], size[1], 0, 0, 0, 0)
-        return Tiling(page, 1, 1, (Sheet("tile", page, ((slot, 0),)),))
-    step = (window[0] - OVERLAP, window[1] - OVERLAP)
-    result = []
-    for row in range(rows):
-        for column in range(columns):
-            left, top = column * step[0], row * step[1]  # the window's top-left on the board
-            width, height = min(window[0], size[0] - left), min(window[1], size[1] - top)
-            x, y = TILE_MARGIN - left, TILE_MARGIN - top  # where the board's origin falls on this page
-            slot = Slot(x, y, size[0], size[1], left=-left, right=width + left - size[0],
-                        top=-top, bottom=height + top - size[1])
-            overlay = _tile_guides(column, row, columns, rows, width, height, page, label)
-            result.append(Sheet("tile", page, ((slot, 0),), tuple(overlay)))
-    return Tiling(page, columns, rows, tuple(result))
-
-
-def _tile_count(length: float, window: float) -> int:
-    if length <= window + 1e-6:
-        return 1
-    return math.ceil((length - OVERLAP) / (window - OVERLAP) - 1e-9)
-
-
-def _tile_guides(column: int, row: int, columns: int, rows: int, width: float, height: float,
-                 page: tuple[float, float], label: str) -> list:
-    """Trim lines and registration crosses on the overlap strips, the tile's name, and where it goes."""
-    x0, y0 = TILE_MARGIN, TILE_MARGIN
-    guides = []
-    dash = (1.5, 1.5)
-    if column > 0:  # trim this tile along its left overlap edge and lay it over its left neighbour
-        guides.append(Line(x0 + OVERLAP, y0, x0 + OVERLAP, y0 + height, "#606060", MARK_WIDTH, dash))
-    if row > 0:
-        guides.append(Line(x0, y0 + OVERLAP, x0 + width, y0 + OVERLAP, "#606060", MARK_WIDTH, dash))
-    for cx in ([x0 + OVERLAP / 2] if column > 0 else []) + ([x0 + width - OVERLAP / 2] if column < columns - 1 else []):
-        for cy in (y0 + height * 0.25, y0 + height * 0.75):
-            guides += _cross(cx, cy)
-    for cy in ([y0 + OVERLAP / 2] if row > 0 else []) + ([y0 + height - OVERLAP / 2] if row < rows - 1 else []):
-        for cx in (x0 + width * 0.25, x0 + width * 0.75):
-            guides += _cross(cx, cy)
-    name = f"{label} · tile {chr(65 + row)}{column + 1} (row {row + 1} of {rows}, column {column + 1} of {columns})"
-    name += " · print at 100 %, trim the dashed edges, overlap and tape"
-    cell = 2.2  # the assembly diagram: one small box per tile, this one filled
-    left = page[0] - TILE_MARGIN - columns * cell
-    size = min(6.5, (left - x0 - 3) / (fonts.unit_width(name, "text") / PT_PER_MM))
-    guides.append(Run(x0, page[1] - TILE_MARGIN / 2 + 1, name, "text", size, "#404040"))
-    top = page[1] - TILE_MARGIN + 1.5
-    for r in range(rows):
-        for c in range(columns):
-            guides.append(Rect(left + c * cell, top + r * cell * 0.75, cell, cell * 0.75,
-                               "#404040" if (r, c) == (row, column) else None, "#404040", 0.15))
-    return guides
-
-
-def _cross(cx: float, cy: float, arm: float = 2.5) -> list[Line]:
-    return [Line(cx - arm, cy, cx + arm, cy, "#000000", MARK_WIDTH), Line(cx, cy - arm, cx, cy + arm, "#000000", MARK_WIDTH)]
