@@ -191,3 +191,30 @@ def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, mon
     fronts = [evaluator for evaluator in runs if evaluator.layout.path.name == "face.yaml"]
     assert len(backs) == 1 and len(fronts) == 2  # two cards (one with two copies), one deck
     assert len(set(laid.backs)) == 1 and laid.faces[laid.backs[0]].items[0].text == "Red"
+
+
+SAFE_ZONE = 3.0  # mm inside the trim
+
+
+def test_card_frames_stay_clear_of_the_cut():
+    """A frame (a stroked box around most of a card) either runs off the card or keeps its outer edge inside the
+    safe zone: a line just inside the trim shows every uneven cut."""
+    from generator.core.display import Rect
+    from generator.reading.resources import bundled_games
+
+    near = []
+    for folder in bundled_games():
+        game = load_game(folder)
+        for deck in game.decks.values():
+            if deck.component != "cards":
+                continue
+            for face in lay_out_cards(game, deck, 3.0, warnings=False).faces:
+                for item in face.items:
+                    if type(item) is not Rect or not item.stroke or item.w < face.width * 0.8 or item.h < face.height * 0.8:
+                        continue
+                    half = item.stroke_width / 2
+                    gaps = (item.x - half, item.y - half, face.width - item.x - item.w - half,
+                            face.height - item.y - item.h - half)
+                    if any(0 <= gap < SAFE_ZONE for gap in gaps):
+                        near.append((game.id, deck.id, item))
+    assert near == []
