@@ -218,3 +218,65 @@ def test_card_frames_stay_clear_of_the_cut():
                     if any(0 <= gap < SAFE_ZONE for gap in gaps):
                         near.append((game.id, deck.id, item))
     assert near == []
+
+
+def _faces_by_card(game, deck_id):
+    """Each card of a bundled deck with the display items of its front."""
+    deck = game.decks[deck_id]
+    laid = lay_out_cards(game, deck, 3.0, warnings=False)
+    copies = [card for card in deck.cards for _ in range(card.count)]
+    return [(card, laid.faces[front].items) for card, front in zip(copies, laid.fronts)]
+
+
+def _bars_in(items, left, top, size):
+    """Thin horizontal bars (an underline) inside the square corner box at (left, top)."""
+    from generator.core.display import Rect
+
+    return [i for i in items if type(i) is Rect and i.h < 1 and i.w < size / 2
+            and left <= i.x and i.x + i.w <= left + size and top <= i.y and i.y + i.h <= top + size]
+
+
+def test_eastern_front_underlines_six_and_nine_in_both_corners():
+    """The action number decides every shot and the lower corner is upside down: 6 and 9 carry a mark."""
+    game = load_game("eastern-front")
+    checked = set()
+    for card, items in _faces_by_card(game, "conflict"):
+        action = card.traits["action"]
+        upper, lower = _bars_in(items, 3, 3, 11.5), _bars_in(items, 48.5, 73.5, 11.5)
+        marked = action in (6, 9)
+        assert (len(upper), len(lower)) == ((1, 1) if marked else (0, 0)), (card.title, action)
+        if marked:
+            # under the upright digit, and above the upside-down one (its underline, turned with it)
+            assert upper[0].y > 3 + 11.5 / 2 and lower[0].y < 73.5 + 11.5 / 2
+        checked.add(action)
+    assert checked == set(range(1, 11))
+
+
+def test_eastern_front_battle_header_follows_the_card():
+    game = load_game("eastern-front")
+    headers = {}
+    for card, items in _faces_by_card(game, "conflict"):
+        if card.traits["kind"] == "battle":
+            texts = " ".join(i.text for i in items if type(i) is Run)
+            headers[card.title] = ("Must be fought" in texts, "Fight it, or discard it" in texts)
+    assert headers.pop("Battle for Kiev") == (True, False)
+    assert set(headers.values()) == {(False, True)}
+
+
+def test_eastern_front_units_that_never_fire_draw_no_phase_numbers():
+    """The DOES NOT FIRE bar replaces the four phase boxes; nothing is drawn under it."""
+    from generator.core.display import Rect
+
+    game = load_game("eastern-front")
+    silent = 0
+    for deck_id in ("soviet-arsenal", "german-arsenal"):
+        for card, items in _faces_by_card(game, deck_id):
+            in_row = [i for i in items if (type(i) is Run and 62 <= i.y <= 69.5 and i.x > 16)
+                      or (type(i) is Rect and i.y == 62 and i.x >= 16.5)]
+            texts = sorted(i.text for i in in_row if type(i) is Run)
+            if card.traits["phases"]:
+                assert texts == ["1", "2", "3", "4"] and len(in_row) == 8, card.title
+            else:
+                assert texts == ["DOES NOT FIRE"] and len(in_row) == 2, card.title
+                silent += 1
+    assert silent == 3  # the two leaders and the Storch
