@@ -38,3 +38,52 @@ def test_notes_speak_of_no_unfinished_work(notes):
     """The notes describe the game as bundled: a layout or a deck the folder already has is not 'to be written'."""
     stale = [line.strip() for line in notes.read_text().splitlines() if UNFINISHED.search(line)]
     assert stale == [], f"{notes.relative_to(ROOT)}: {stale}"
+
+
+RULEBOOK_LIST = "**Designed for this edition:**"  # the paragraph in a rulebook's "Notes on this edition"
+NOTES_SECTION = "## Designed for this edition"
+NAME = re.compile(r"^- \*\*(.+?)\*\*")
+
+
+def designed_names(lines: list[str]) -> list[str]:
+    """The bold names that open the top-level items of the list at the head of `lines`, up to the next block
+    that is not part of the list (a heading, a page break or a paragraph of its own)."""
+    names, started = [], False
+    for line in lines:
+        if line.startswith("- "):
+            match = NAME.match(line)
+            assert match, f"a designed addition opens with its name in bold: {line!r}"
+            names.append(match.group(1).rstrip(".:").casefold())
+            started = True
+        elif started and line and not line.startswith(" "):
+            break
+    return names
+
+
+def rulebook_designed(text: str) -> list[str]:
+    lines = text.splitlines()
+    return designed_names(lines[lines.index(RULEBOOK_LIST) + 1:])
+
+
+def notes_designed(text: str) -> list[str]:
+    lines = text.splitlines()
+    return designed_names(lines[lines.index(NOTES_SECTION) + 1:])
+
+
+def test_designed_lists_are_read_item_by_item():
+    text = "x\n**Designed for this edition:**\n\n- **One.** a\n  more\n- **Two**: b\n  - **Not** a name\n\nAfter.\n- **Three.**\n"
+    assert rulebook_designed(text) == ["one", "two"]
+
+
+GAMES = sorted(p.parent for p in ROOT.glob("decks/*/rules.md"))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_rulebook_and_notes_list_the_same_designed_additions(game):
+    """Every rule or component the source lacks is listed where the rulebook says what was designed for this
+    edition, and under the same name in the game's NOTES.md."""
+    in_rulebook = rulebook_designed((game / "rules.md").read_text())
+    in_notes = notes_designed((game / "NOTES.md").read_text())
+    assert in_rulebook, f"{game.name}: the rulebook lists nothing as designed"
+    assert len(set(in_rulebook)) == len(in_rulebook)
+    assert sorted(in_rulebook) == sorted(in_notes)
