@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from generator.core.display import Run
+from generator.core.display import Rect, Run
 from generator.building.documents import validate
 from generator.layout.layout import lay_out_cards
 from generator.reading.loading import load_game
+from generator.reading.resources import bundled_games
 from generator.core.units import PT_PER_MM
 from generator.core import fonts
 
@@ -199,9 +200,6 @@ SAFE_ZONE = 3.0  # mm inside the trim
 def test_card_frames_stay_clear_of_the_cut():
     """A frame (a stroked box around most of a card) either runs off the card or keeps its outer edge inside the
     safe zone: a line just inside the trim shows every uneven cut."""
-    from generator.core.display import Rect
-    from generator.reading.resources import bundled_games
-
     near = []
     for folder in bundled_games():
         game = load_game(folder)
@@ -230,8 +228,6 @@ def _faces_by_card(game, deck_id):
 
 def _bars_in(items, left, top, size):
     """Thin horizontal bars (an underline) inside the square corner box at (left, top)."""
-    from generator.core.display import Rect
-
     return [i for i in items if type(i) is Rect and i.h < 1 and i.w < size / 2
             and left <= i.x and i.x + i.w <= left + size and top <= i.y and i.y + i.h <= top + size]
 
@@ -265,8 +261,6 @@ def test_eastern_front_battle_header_follows_the_card():
 
 def test_eastern_front_units_that_never_fire_draw_no_phase_numbers():
     """The DOES NOT FIRE bar replaces the four phase boxes; nothing is drawn under it."""
-    from generator.core.display import Rect
-
     game = load_game("eastern-front")
     silent = 0
     for deck_id in ("soviet-arsenal", "german-arsenal"):
