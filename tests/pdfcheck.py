@@ -24,6 +24,19 @@ def char_boxes(pdf: Path, page_index: int, needle: str) -> list[tuple[float, flo
         document.close()
 
 
+def lowest_text(pdf: Path, page_index: int, above: float) -> float | None:
+    """The bottom (points from the page's foot) of the lowest character that lies above `above`, if any."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        text = document[page_index].get_textpage()
+        bottoms = [box[1] for box in map(text.get_charbox, range(text.count_chars())) if box[1] > above]
+        return min(bottoms, default=None)
+    finally:
+        document.close()
+
+
 def page_text(pdf: Path, page_index: int) -> str:
     import pypdfium2 as pdfium
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from generator.core.display import Run
+from generator.core.display import Rect, Run
 from generator.core.errors import Location
 from generator.checking import check_game
 from generator.layout.cards import lay_out_cards
 from generator.reading.loading import load_game
+from generator.reading.resources import bundled_games
 from generator.core.units import PT_PER_MM
 from generator.core import fonts
 
@@ -263,3 +264,85 @@ def test_a_problem_of_a_face_is_filed_under_its_card_and_points_at_the_layout(ma
     alpha = [f for f in found if f.field == "cards[0]"]
     assert len(alpha) == 1 and alpha[0].where == Location(folder / "reds.yaml", 2, 5)
     assert alpha[0].related == Location(folder / "face.yaml", 2, 5) and str(alpha[0].related) in alpha[0].message
+
+
+SAFE_ZONE = 3.0  # mm inside the trim
+
+
+def test_card_frames_stay_clear_of_the_cut():
+    """A frame (a stroked box around most of a card) either runs off the card or keeps its outer edge inside the
+    safe zone: a line just inside the trim shows every uneven cut."""
+    near = []
+    for folder in bundled_games():
+        game = load_game(folder)
+        for deck in game.decks.values():
+            if deck.component != "cards":
+                continue
+            for face in lay_out_cards(game, deck, 3.0, warnings=False).faces:
+                for item in face.items:
+                    if type(item) is not Rect or not item.stroke or item.w < face.width * 0.8 or item.h < face.height * 0.8:
+                        continue
+                    half = item.stroke_width / 2
+                    gaps = (item.x - half, item.y - half, face.width - item.x - item.w - half,
+                            face.height - item.y - item.h - half)
+                    if any(0 <= gap < SAFE_ZONE for gap in gaps):
+                        near.append((game.id, deck.id, item))
+    assert near == []
+
+
+def _faces_by_card(game, deck_id):
+    """Each card of a bundled deck with the display items of its front."""
+    deck = game.decks[deck_id]
+    laid = lay_out_cards(game, deck, 3.0, warnings=False)
+    copies = [card for card in deck.cards for _ in range(card.count)]
+    return [(card, laid.faces[front].items) for card, front in zip(copies, laid.fronts)]
+
+
+def _bars_in(items, left, top, size):
+    """Thin horizontal bars (an underline) inside the square corner box at (left, top)."""
+    return [i for i in items if type(i) is Rect and i.h < 1 and i.w < size / 2
+            and left <= i.x and i.x + i.w <= left + size and top <= i.y and i.y + i.h <= top + size]
+
+
+def test_eastern_front_underlines_six_and_nine_in_both_corners():
+    """The action number decides every shot and the lower corner is upside down: 6 and 9 carry a mark."""
+    game = load_game("eastern-front")
+    checked = set()
+    for card, items in _faces_by_card(game, "conflict"):
+        action = card.traits["action"]
+        upper, lower = _bars_in(items, 3, 3, 11.5), _bars_in(items, 48.5, 73.5, 11.5)
+        marked = action in (6, 9)
+        assert (len(upper), len(lower)) == ((1, 1) if marked else (0, 0)), (card.title, action)
+        if marked:
+            # under the upright digit, and above the upside-down one (its underline, turned with it)
+            assert upper[0].y > 3 + 11.5 / 2 and lower[0].y < 73.5 + 11.5 / 2
+        checked.add(action)
+    assert checked == set(range(1, 11))
+
+
+def test_eastern_front_battle_header_follows_the_card():
+    game = load_game("eastern-front")
+    headers = {}
+    for card, items in _faces_by_card(game, "conflict"):
+        if card.traits["kind"] == "battle":
+            texts = " ".join(i.text for i in items if type(i) is Run)
+            headers[card.title] = ("Must be fought" in texts, "Fight it, or discard it" in texts)
+    assert headers.pop("Battle for Kiev") == (True, False)
+    assert set(headers.values()) == {(False, True)}
+
+
+def test_eastern_front_units_that_never_fire_draw_no_phase_numbers():
+    """The DOES NOT FIRE bar replaces the four phase boxes; nothing is drawn under it."""
+    game = load_game("eastern-front")
+    silent = 0
+    for deck_id in ("soviet-arsenal", "german-arsenal"):
+        for card, items in _faces_by_card(game, deck_id):
+            in_row = [i for i in items if (type(i) is Run and 62 <= i.y <= 69.5 and i.x > 16)
+                      or (type(i) is Rect and i.y == 62 and i.x >= 16.5)]
+            texts = sorted(i.text for i in in_row if type(i) is Run)
+            if card.traits["phases"]:
+                assert texts == ["1", "2", "3", "4"] and len(in_row) == 8, card.title
+            else:
+                assert texts == ["DOES NOT FIRE"] and len(in_row) == 2, card.title
+                silent += 1
+    assert silent == 3  # the two leaders and the Storch

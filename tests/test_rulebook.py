@@ -177,8 +177,8 @@ def test_contents_page_numbers_are_the_pages_headings_land_on(tmp_path):
 
 
 def test_no_heading_is_stranded_at_the_foot_of_a_page(tmp_path):
-    """Every bundled rulebook: a heading always has room for text under it on its page."""
-    from pdfcheck import char_boxes
+    """Every bundled rulebook: a heading always has room for text under it on its page, and text under it there."""
+    from pdfcheck import char_boxes, lowest_text
 
     for game_folder in bundled_games():
         game = load_game(game_folder)
@@ -197,6 +197,10 @@ def test_no_heading_is_stranded_at_the_foot_of_a_page(tmp_path):
             assert boxes, (game.id, item.title)
             bottom_mm = min(b[1] for b in boxes) / 72 * 25.4
             assert bottom_mm > 20 + 15, f"{game.id}: '{item.title}' ({number}) starts {bottom_mm:.0f} mm from the foot"
+            # the page number sits in the bottom margin, below 20 mm: anything else under the heading is its text
+            lowest = lowest_text(pdf, page, above=15 / 25.4 * 72)
+            assert lowest is not None and lowest < min(b[1] for b in boxes) - 2, \
+                f"{game.id}: '{item.title}' ({number}) is the last thing on page {page + 1}"
 
 
 def test_a_build_refuses_a_rulebook_that_leaves_out_a_card(make_game, tmp_path):

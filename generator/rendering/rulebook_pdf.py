@@ -117,10 +117,13 @@ class Book:
         story = []
         for node in nodes:
             kind = node.type
+            under_heading = bool(story) and hasattr(story[-1], "toc")
             if kind == "heading":
                 level = int(node.tag[1])
-                # keepWithNext cannot hold a heading to a list or table that splits: never start one near the foot
-                story.append(CondPageBreak(HEADING_ROOM[min(level, 3)] * mm))
+                # keepWithNext cannot hold a heading to a list or table that splits: never start one near the foot.
+                # Not between two headings, though: the first would be kept with the break, not with the second.
+                if not under_heading:
+                    story.append(CondPageBreak(HEADING_ROOM[min(level, 3)] * mm))
                 story.append(self.heading(level, self.inline(node.children[0])))
             elif kind == "paragraph":
                 children = node.children[0].children or []
@@ -131,7 +134,9 @@ class Book:
             elif kind in ("bullet_list", "ordered_list"):
                 story.append(self.listing(node, width))
             elif kind == "table":
-                story.append(self.table(node, width))
+                # under a heading, the heading's keepWithNext keeps a short table whole; a KeepTogether of its own
+                # would end that chain and could leave the heading alone at the foot of the page
+                story.append(self.table(node, width, whole=not under_heading))
             elif kind == "blockquote":
                 story.append(self.example(node, width))
             elif kind == "hr":
@@ -165,8 +170,8 @@ class Book:
         return ListFlowable(items, bulletType="bullet", start="•", bulletFontName="text", bulletFontSize=size,
                             leftIndent=14, spaceAfter=4)
 
-    def table(self, node, width: float):
-        """A table with its header rows repeated on every page it spans; a short one is kept on one page."""
+    def table(self, node, width: float, whole: bool = True):
+        """A table with its header rows repeated on every page it spans; a short one is kept on one page (`whole`)."""
 
         rows = []
         header_rows = 0
@@ -185,7 +190,7 @@ class Book:
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
         ]))
         table.spaceAfter = 8
-        return KeepTogether([table]) if len(rows) <= SHORT_TABLE else table
+        return KeepTogether([table]) if whole and len(rows) <= SHORT_TABLE else table
 
     def column_widths(self, rows: list, width: float) -> list[float]:
         """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
