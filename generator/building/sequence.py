@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Iterator
 
-from ..checking.data import check_data
+from ..checking import require_valid_data
 from ..checking.rulebook import rendered_findings
 from ..core.display import Face
 from ..core.errors import GameInvalid, has_errors
@@ -34,9 +34,7 @@ def messages(source: Game | Path, options: Options) -> Iterator[Message]:
     """The messages of building `source` (a game, or its folder, read only after the font book is sent)."""
     yield read_font_book()
     game = source if isinstance(source, Game) else load_game(source, options.variants)
-    findings = check_data(game)
-    if has_errors(findings):
-        raise GameInvalid(findings)
+    require_valid_data(game)
     layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
     layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])
     plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))))

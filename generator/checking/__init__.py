@@ -7,7 +7,7 @@ and the rulebook's checks (rulebook.py: every card listed in the card reference)
 
 from __future__ import annotations
 
-from ..core.errors import Finding, has_errors
+from ..core.errors import Finding, GameInvalid, has_errors
 from ..core.model import Game
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_cards
@@ -25,4 +25,13 @@ def check_game(game: Game, bleed: float = 3.0) -> list[Finding]:
         for board in game.boards.values():
             findings.extend(lay_out_board(game, board, warnings=True)[1])
         findings.extend(check_rulebook(game))
+    return findings
+
+
+def require_valid_data(game: Game) -> list[Finding]:
+    """The findings of the game's data (check_data), which must hold no error to go on: GameInvalid when one does.
+    What a build or an export checks before laying anything out."""
+    findings = check_data(game)
+    if has_errors(findings):
+        raise GameInvalid(findings)
     return findings

@@ -91,7 +91,7 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
     """The game, the decks to export, and each laid out; GameInvalid when the game has errors."""
     from ..layout.cards import lay_out_cards
     from ..reading.loading import load_game
-    from ..checking.data import check_data
+    from ..checking import require_valid_data
 
     game = load_game(target, tuple(variants))
     if deck_ids:
@@ -102,9 +102,7 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
     else:
         # the card decks; a game of counters alone (the grid battle) exports its counters
         decks = [deck for deck in game.decks.values() if deck.component == "cards"] or list(game.decks.values())
-    findings = check_data(game)
-    if has_errors(findings):
-        raise GameInvalid(findings)
+    findings = require_valid_data(game)
     laid = {deck.id: lay_out_cards(game, deck, bleed, warnings=False) for deck in decks}
     findings += [f for deck in laid.values() for f in deck.findings]
     if has_errors(findings):
