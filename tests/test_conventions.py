@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import click
@@ -99,3 +100,46 @@ def test_a_yaml_mistake_names_where_it_was_found_and_what_was_left_open(make_gam
     errors = [line for line in result.output.splitlines() if ": error: " in line]
     assert errors == [f"{folder / 'reds.yaml'}:3:5: error: YAML syntax: did not find expected ',' or '}}' "
                       "(inside a flow mapping opened at line 2, column 5)"], result.output
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_build_reports_every_document_as_it_is_finished(tmp_path, jobs):
+    from generator.building.kit import build_all
+    from generator.core.options import Options
+
+    reported = []
+    outcomes = list(build_all(["europe-1939", "grid-battle"], tmp_path, Options(), jobs, force=True,
+                              done=reported.append))
+    assert [outcome.code for outcome in outcomes] == [0, 0]
+    written = {f"{game}/{entry['file']}" for game in ("europe-1939", "grid-battle")
+               for entry in json.loads((tmp_path / game / "manifest.json").read_text())["files"]}
+    assert sorted(reported) == sorted(written)
+
+
+def test_the_progress_line_at_a_terminal_counts_and_names_the_documents_finished(tmp_path):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    primary, secondary = pty.openpty()
+    process = subprocess.run([sys.executable, "-m", "generator", "build", "europe-1939", "grid-battle", "--out",
+                              str(tmp_path), "-j", "1"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=secondary, timeout=120)
+    os.close(secondary)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(primary)
+    text = seen.decode()
+    assert process.returncode == 0
+    counts = [int(n) for n in re.findall(r"Building 2 game\(s\): (\d+) document\(s\) done", text)]
+    assert counts == sorted(counts) and counts[0] == 0 and counts[-1] == len(set(counts)) - 1 >= 8, counts
+    assert "europe-1939/cards-germans.pdf" in text and "grid-battle/map.pdf" in text
+    assert "eta" not in text.lower() and "%" not in text

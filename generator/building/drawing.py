@@ -8,7 +8,7 @@ in two processes (pipeline.py) this is all that the drawing process runs, and it
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from ..core import fonts
 from ..core.display import DeckFaces
@@ -24,21 +24,25 @@ from .staging import Staging
 Expected = TypeVar("Expected")
 
 
-def draw(messages: Iterator[Message], out: Path, options: Options, key: str | None = None) -> tuple[Plan, list[Built]]:
+def draw(messages: Iterator[Message], out: Path, options: Options, key: str | None = None,
+         done: Callable[[str], None] | None = None) -> tuple[Plan, list[Built]]:
     """The game the messages describe, built into out/<game id>/. The folder is made once the Plan says the game
-    is valid; nothing in it changes unless everything is built. `key` is the inputs' key, when already known."""
+    is valid; nothing in it changes unless everything is built. `key` is the inputs' key, when already known;
+    `done` is told the name of each document as it is finished (for a progress display)."""
     fonts.use(_expect(messages, fonts.FontBook))
     fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
     plan = _expect(messages, Plan)
     staging = Staging(out / plan.id)
+    finished = (lambda built: done(built.file)) if done else (lambda built: None)
     try:
         batches = {deck_id: _batches(messages, deck_id) for deck_id in plan.cards + plan.tokens}
-        decks, findings = draw_decks(plan, batches, staging.path, options)
+        decks, findings = draw_decks(plan, batches, staging.path, options, finished)
         boards = _expect(messages, Boards)
-        drawn = draw_boards(plan.title, boards.prints, staging.path, options)
+        drawn = draw_boards(plan.title, boards.prints, staging.path, options, finished)
         rulebook = _expect(messages, Rulebook)
         for typeset in rulebook.files:
             staging.path(typeset.built.file).write_bytes(typeset.data)
+            finished(typeset.built)
         built = in_order(decks, drawn, [typeset.built for typeset in rulebook.files])
         findings += boards.findings + rulebook.findings
         if has_errors(findings):

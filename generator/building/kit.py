@@ -7,6 +7,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .cache import input_key, is_fresh
 from ..core.errors import GameInvalid, MusterError
@@ -69,23 +70,25 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
 
 
 def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False,
-              key: str | None = None) -> Outcome:
+              key: str | None = None, done: Callable[[str], None] | None = None) -> Outcome:
     """Builds one game; failures become an Outcome, never an exception. With `parallel` (and fork), a big game
-    is built in two processes: see pipeline.py. `key` is the key of its inputs, when up_to_date has made it."""
+    is built in two processes: see pipeline.py. `key` is the key of its inputs, when up_to_date has made it;
+    `done` is told "<game>/<file>" as each document is finished."""
     name = Path(str(target)).name
     try:
         root = find_game(target)
         name = root.resolve().name
+        finished = (lambda file: done(f"{name}/{file}")) if done else None
         with without_cycle_collection():
             if parallel and hasattr(os, "fork") and _weight(root, "*.yaml") >= FORK_FROM:
                 from .pipeline import build_forked
 
-                plan, built = build_forked(root, out, options, key)
+                plan, built = build_forked(root, out, options, key, finished)
             else:
                 from .drawing import draw
                 from .sequence import messages
 
-                plan, built = draw(messages(root, options), out, options, key)
+                plan, built = draw(messages(root, options), out, options, key, finished)
             game_id = plan.id
     except GameInvalid as exc:
         return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
@@ -99,14 +102,17 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
     return Outcome(name, 0, f"{game_id}: {files} -> {out / game_id}", details=details)
 
 
-def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False):
-    """Outcomes in the order of `targets`; with jobs > 1 the games to build are built in parallel processes."""
+def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False,
+              done: Callable[[str], None] | None = None):
+    """Outcomes in the order of `targets`; with jobs > 1 the games to build are built in parallel processes.
+    `done` is told "<game>/<file>" as each document is finished, whichever process finished it."""
     known = {index: None if force else up_to_date(target, out, options) for index, target in enumerate(targets)}
     stale = [index for index, outcome in known.items() if not isinstance(outcome, Outcome)]
     if jobs <= 1 or len(stale) <= 1:  # one game at a time, each using a second core for its cards if it may
         for index, target in enumerate(targets):
             outcome = known[index]
-            yield outcome if isinstance(outcome, Outcome) else build_one(target, out, options, debug, jobs > 1, outcome)
+            yield outcome if isinstance(outcome, Outcome) else build_one(target, out, options, debug, jobs > 1, outcome,
+                                                                          done)
         return
     import multiprocessing  # 15 ms, with concurrent.futures: only when games are built in parallel
     from concurrent.futures import ProcessPoolExecutor
@@ -122,11 +128,41 @@ def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool
             face(name)
     # the biggest games first, so that the last to finish is a small one
     stale.sort(key=lambda index: -_weight(targets[index]))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(stale)), mp_context=multiprocessing.get_context(method)) as pool:
-        futures = {index: pool.submit(build_one, targets[index], out, options, debug, False, known[index])
+    context = multiprocessing.get_context(method)
+    reports = context.Queue() if done else None  # the workers' finished documents, told to `done` here
+    with ProcessPoolExecutor(max_workers=min(jobs, len(stale)), mp_context=context, initializer=_report_to,
+                             initargs=(reports,)) as pool:
+        futures = {index: pool.submit(build_one, targets[index], out, options, debug, False, known[index],
+                                      _report if done else None)
                    for index in stale}
         for index in range(len(targets)):
+            if index in futures and reports is not None:
+                _relay(reports, futures[index], done)
             yield futures[index].result() if index in futures else known[index]
+
+
+_reports = None  # in a worker of build_all: where it reports its finished documents
+
+
+def _report_to(reports) -> None:
+    global _reports
+    _reports = reports
+
+
+def _report(file: str) -> None:
+    _reports.put(file)
+
+
+def _relay(reports, future, done: Callable[[str], None]) -> None:
+    """Tells `done` of every document the workers report until `future` has finished."""
+    from queue import Empty
+
+    while True:
+        try:
+            done(reports.get(timeout=0.05))
+        except Empty:
+            if future.done():
+                return
 
 
 def snapshot(game_root: Path) -> dict:

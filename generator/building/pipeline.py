@@ -16,7 +16,7 @@ import struct
 import traceback
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator
 
 from ..core import fonts
 from ..core.errors import MusterError
@@ -31,9 +31,10 @@ _LENGTH = struct.Struct("<Q")
 PIPE_BYTES = 1 << 20
 
 
-def build_forked(root: Path, out: Path, options: Options, key: str | None = None) -> tuple[Plan, list[Built]]:
+def build_forked(root: Path, out: Path, options: Options, key: str | None = None,
+                 done: Callable[[str], None] | None = None) -> tuple[Plan, list[Built]]:
     """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes; `key` is the
-    inputs' key, when already known."""
+    inputs' key, when already known; `done` is told of each document as it is finished."""
     read, write = os.pipe()  # child to parent: the messages
     fonts_read, fonts_write = os.pipe()  # parent to child: the fonts' measures
     for end in (write, fonts_write):
@@ -50,7 +51,7 @@ def build_forked(root: Path, out: Path, options: Options, key: str | None = None
         try:
             from .drawing import draw  # the renderer: imported while the child reads the game
 
-            return draw(_received(stream, fonts_stream), out, options, key)
+            return draw(_received(stream, fonts_stream), out, options, key, done)
         finally:
             with suppress(BrokenPipeError):  # the child may have stopped before reading it all
                 fonts_stream.close()

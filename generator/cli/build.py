@@ -50,10 +50,11 @@ def build(
         targets = console.games(games)
     except MusterError as exc:
         console.fail(exc)
-    outcomes = build_all(targets, out, options, jobs, force, console.state["debug"])
-    if not quiet and sys.stderr.isatty() and len(targets) > 1:
-        with typer.progressbar(outcomes, length=len(targets), label="Building", file=sys.stderr) as bar:
-            outcomes = list(bar)
+    if quiet or not sys.stderr.isatty():
+        outcomes = list(build_all(targets, out, options, jobs, force, console.state["debug"]))
+    else:
+        outcomes = console.building(len(targets), lambda done: build_all(targets, out, options, jobs, force,
+                                                                         console.state["debug"], done))
     failed = 0
     for outcome in outcomes:
         for line in outcome.errors:

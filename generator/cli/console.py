@@ -61,3 +61,27 @@ def progress(items: list, label: str):
     if not sys.stderr.isatty():
         return nullcontext(items)
     return typer.progressbar(items, label=label, file=sys.stderr)
+
+
+def building(games: int, build) -> list:
+    """Runs `build(done)`, which yields one outcome per game, with a line on standard error that tells only what
+    is known: the documents finished so far and the last of them. No percentage and no time left: how much a game
+    holds is not known before it is read."""
+    import sys
+
+    state = {"documents": 0, "last": ""}
+
+    def show() -> None:
+        line = f"Building {games} game(s): {state['documents']} document(s) done  {state['last']}"
+        sys.stderr.write("\r" + line[:100].ljust(100))
+        sys.stderr.flush()
+
+    def done(document: str) -> None:
+        state["documents"] += 1
+        state["last"] = document
+        show()
+
+    show()
+    outcomes = list(build(done))
+    sys.stderr.write("\r" + " " * 100 + "\r")
+    return outcomes

@@ -23,15 +23,18 @@ if TYPE_CHECKING:
     from ..core.display import DeckFaces, Face
 
 
-def draw_decks(plan: Plan, batches: dict[str, Iterable[DeckFaces]], path: Callable[[str], Path], options: Options
-               ) -> tuple[list[Built], list[Finding]]:
+def draw_decks(plan: Plan, batches: dict[str, Iterable[DeckFaces]], path: Callable[[str], Path], options: Options,
+               done: Callable[[Built], None]) -> tuple[list[Built], list[Finding]]:
     """cards-<deck>.pdf for each deck of cards and one tokens.pdf, from the decks' batches as they come; with
-    every deck's findings, in the order of the game's decks. `path(name)` gives a file's staging path."""
+    every deck's findings, in the order of the game's decks. `path(name)` gives a file's staging path; `done` is
+    told of each document as it is finished."""
     findings: dict[str, list[Finding]] = {deck_id: [] for deck_id in plan.decks}
-    built = [card_sheets(plan, [deck_id], batches, f"cards-{deck_id}.pdf", path, "cards", options, findings)
-             for deck_id in plan.cards]
-    if plan.tokens:
-        built.append(card_sheets(plan, plan.tokens, batches, "tokens.pdf", path, "tokens", options, findings))
+    documents = [([deck_id], f"cards-{deck_id}.pdf", "cards") for deck_id in plan.cards]
+    documents += [(plan.tokens, "tokens.pdf", "tokens")] if plan.tokens else []
+    built = []
+    for deck_ids, file, kind in documents:
+        built.append(card_sheets(plan, deck_ids, batches, file, path, kind, options, findings))
+        done(built[-1])
     return built, [f for deck in findings.values() for f in deck]
 
 
@@ -114,5 +117,10 @@ def board_sheets(title: str, document: BoardPrint, target: Path, options: Option
     return Built(document.file, "map" if document.file == "map.pdf" else "board", writer.pages, sha256(target), extra)
 
 
-def draw_boards(title: str, documents: list[BoardPrint], path: Callable[[str], Path], options: Options) -> list[Built]:
-    return [board_sheets(title, document, path(document.file), options) for document in documents]
+def draw_boards(title: str, documents: list[BoardPrint], path: Callable[[str], Path], options: Options,
+                done: Callable[[Built], None]) -> list[Built]:
+    built = []
+    for document in documents:
+        built.append(board_sheets(title, document, path(document.file), options))
+        done(built[-1])
+    return built
