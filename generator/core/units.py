@@ -27,7 +27,8 @@ CARD_SIZES = {
     "counter-1in": (25.4, 25.4),
 }
 
-_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+|\d+/[1-9]\d*)\s*(mm|cm|in|pt)?\s*$")  # 3mm, .5in, 1/8in
+NUMBER = r"(-?\d+(?:\.\d+)?|-?\.\d+|\d+/[1-9]\d*)"  # how a length's number is written: 3, -1.5, .5, 1/8
+_LENGTH = re.compile(rf"^\s*{NUMBER}\s*(mm|cm|in|pt)?\s*$")
 _SIZE = re.compile(r"^\s*(\S+?)\s*[x×]\s*(\S+)\s*$")
 
 

@@ -23,16 +23,15 @@ from ..reading.spec import (
 )
 from ..core.model import Game, Trait, Vocabulary
 from ..core.files import atomic_write
-from ..core.units import CARD_SIZES, MM_PER
+from ..core.units import CARD_SIZES, MM_PER, NUMBER
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 LET_NAME = r"^[a-z_][a-z0-9_]*$"
 
-_NUMBER = r"(-?\d+(?:\.\d+)?|-?\.\d+)"
 _UNITS = "(" + "|".join(MM_PER) + ")"
-LENGTH = rf"^\s*{_NUMBER}\s*{_UNITS}\s*$"             # game.yaml: a unit is required
-LAYOUT_LENGTH = rf"^\s*{_NUMBER}\s*{_UNITS}?\s*$"     # layouts: a bare number is millimetres
+LENGTH = rf"^\s*{NUMBER}\s*{_UNITS}\s*$"             # game.yaml: a unit is required
+LAYOUT_LENGTH = rf"^\s*{NUMBER}\s*{_UNITS}?\s*$"     # layouts: a bare number is millimetres
 SIZE = r"^\s*\S+?\s*[x×]\s*\S+\s*$"
 TEMPLATE = r"\{\{|\{%"
 
@@ -75,7 +74,7 @@ COMMON_DEFS = {
     "scalar": {"type": ["string", "number", "boolean", "null"]},
     "scalars": {"anyOf": [{"$ref": "#/$defs/scalar"}, {"type": "array", "items": {"$ref": "#/$defs/scalar"}}]},
     "template": {"type": "string", "pattern": TEMPLATE, "description": "A Jinja template: {{ ... }}."},
-    "length": {"type": "string", "pattern": LENGTH, "description": "A length with a unit: 63mm, 6.3cm, 2.5in, 9pt."},
+    "length": {"type": "string", "pattern": LENGTH, "description": "A length with a unit: 63mm, 6.3cm, 2.5in, 1/8in, 9pt."},
     "colour": {"type": "string", "pattern": _pattern(COLOUR), "description": "A colour: \"#rrggbb\"."},
     "size": {"anyOf": [{"enum": list(CARD_SIZES)}, {"type": "string", "pattern": SIZE}],
              "description": f"{', '.join(CARD_SIZES)}, or a size such as \"63mm x 88mm\"."},
