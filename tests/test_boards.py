@@ -66,9 +66,9 @@ def test_token_counts_are_checked_against_the_data(make_game):
 
 
 def test_counter_sheet_packs_edge_to_edge():
-    from generator.imposition.sheets import grid
+    from generator.imposition.sheets import arrange
 
-    layout = grid(PAPERS["a4"], (15.875, 15.875), 3.0, packing="sheet")
+    layout = arrange(PAPERS["a4"], (15.875, 15.875), 3.0, packing="sheet")
     xs = sorted({round(s.x, 4) for s in layout.slots})
     assert all(math.isclose(b - a, 15.875) for a, b in zip(xs, xs[1:]))  # no gutter: one cut serves two counters
     assert all(s.left == s.right == s.top == s.bottom == 0 for s in layout.slots)

@@ -18,7 +18,7 @@ from generator.core.options import Options
 from generator.formats.exports import export_pdf, export_png, png_size, run_export, size_table
 from generator.formats.tts import TTS_CARDS_PER_SHEET, TTS_MAX_PIXELS, export_tts, tts_chunks, tts_grid
 from generator.cli.app import export_app
-from generator.imposition.sheets import grid
+from generator.imposition.sheets import arrange
 from generator.reading.loading import load_game
 from generator.core.units import CARD_SIZES, PAPERS, PT_PER_MM, parse_length
 from pdfcheck import page_text
@@ -103,7 +103,7 @@ def test_png_shows_the_card_as_on_the_card_sheet(make_game, tmp_path):
     document = pdfium.PdfDocument(str(tmp_path / "kit" / "tiny" / "cards-reds.pdf"))
     sheet = document[0].render(scale=dpi / 72).to_pil()
     document.close()
-    slot = grid(PAPERS["a4"], POKER, 3.0).slots[0]  # the first front on the first sheet: Alpha
+    slot = arrange(PAPERS["a4"], POKER, 3.0).slots[0]  # the first front on the first sheet: Alpha
     k = dpi / 25.4
     from_sheet = _trim(sheet, (slot.x * k, slot.y * k, (slot.x + slot.w) * k, (slot.y + slot.h) * k))
     png(folder, tmp_path / "out", dpi=dpi)

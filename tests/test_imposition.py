@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.core.errors import MusterError
-from generator.imposition.sheets import MARGIN, grid, sheets
+from generator.imposition.sheets import MARGIN, arrange, sheets
 from generator.core.units import CARD_SIZES, PAPERS
 
 papers = st.sampled_from(sorted(PAPERS))
@@ -19,7 +19,7 @@ bleeds = st.floats(0, 5)
 
 def test_poker_cards_three_by_three_on_a4_and_letter():
     for paper in ("a4", "letter"):
-        layout = grid(PAPERS[paper], CARD_SIZES["poker"], 3.0)
+        layout = arrange(PAPERS[paper], CARD_SIZES["poker"], 3.0)
         assert layout.per_sheet == 9
 
 
@@ -28,7 +28,7 @@ def test_poker_cards_three_by_three_on_a4_and_letter():
 def test_slots_lie_on_the_paper_and_never_overlap(paper_name, card, bleed, fold):
     paper = PAPERS[paper_name]
     try:
-        layout = grid(paper, card, bleed, fold=fold)
+        layout = arrange(paper, card, bleed, fold=fold)
     except MusterError:
         return
     width, height = layout.paper
@@ -49,7 +49,7 @@ def test_slots_lie_on_the_paper_and_never_overlap(paper_name, card, bleed, fold)
 @given(papers, st.sampled_from(sorted(CARD_SIZES.values())), bleeds, st.integers(1, 60),
        st.sampled_from(["long", "short"]))
 def test_pages_and_backs_behind_fronts(paper_name, card, bleed, copies, edge):
-    layout = grid(PAPERS[paper_name], card, bleed)
+    layout = arrange(PAPERS[paper_name], card, bleed)
     pages = list(sheets(list(range(copies)), [1000 + i for i in range(copies)], layout, edge))
     assert len(pages) == 2 * math.ceil(copies / layout.per_sheet)
     width, height = layout.paper
@@ -67,7 +67,7 @@ def test_pages_and_backs_behind_fronts(paper_name, card, bleed, copies, edge):
 
 
 def test_crop_marks_stay_outside_every_bleed_box():
-    layout = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0)
+    layout = arrange(PAPERS["a4"], CARD_SIZES["poker"], 3.0)
     assert layout.marks
     for mark in layout.marks:
         for slot in layout.slots:
@@ -80,4 +80,4 @@ def test_crop_marks_stay_outside_every_bleed_box():
 
 def test_a_card_larger_than_the_paper_is_a_clear_error():
     with pytest.raises(MusterError, match="does not fit on 210 x 297 mm paper"):
-        grid(PAPERS["a4"], (250.0, 100.0), 3.0)
+        arrange(PAPERS["a4"], (250.0, 100.0), 3.0)

@@ -125,11 +125,11 @@ def test_rotated_text_turns_about_its_box(make_game, tmp_path):
     build_game(game, tmp_path, Options())
     pdf = tmp_path / "tiny" / "cards-reds.pdf"
     # an upside-down L has its long stroke on the right: more ink in the right half of its box than the left
-    from generator.imposition.sheets import grid
+    from generator.imposition.sheets import arrange
     from generator.core.units import CARD_SIZES, PAPERS
     from pdfcheck import rasterise
 
-    slot = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots[0]
+    slot = arrange(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots[0]
     dpi = 150
     page = rasterise(pdf, 0, dpi=dpi)
     px = lambda mm: round(mm / 25.4 * dpi)

@@ -13,7 +13,7 @@ from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
-from generator.imposition.sheets import grid
+from generator.imposition.sheets import arrange
 from generator.core.units import CARD_SIZES, PAPERS, PT_PER_MM
 
 from pdfcheck import char_boxes, page_text
@@ -77,7 +77,7 @@ def test_each_back_lands_behind_its_front(make_game, tmp_path, edge):
     """
     pdf = build(make_game({"face.yaml": marked("#ffffff"), "back.yaml": marked("#dddddd")}), tmp_path / "out", duplex=edge)
     width, height = PAPERS["a4"]
-    slots = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots[:3]
+    slots = arrange(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots[:3]
     residuals = []
     for page, spots in ((0, [(s.x + 31.5, s.y + 9) for s in slots]),
                         (1, [(s.x + 31.5, s.y + 9) if edge == "long" else (s.x + 31.5, s.y + 88 - 9) for s in slots])):
@@ -193,14 +193,14 @@ def test_duplex_none_prints_all_fronts_then_all_backs_unmirrored(make_game, tmp_
     pdf = build(folder, tmp_path / "out", duplex="none")
     assert len(PdfReader(pdf).pages) == 4
     assert "Card0" in page_text(pdf, 0) and "Card9" in page_text(pdf, 1)
-    fronts_slots = grid(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots
+    fronts_slots = arrange(PAPERS["a4"], CARD_SIZES["poker"], 3.0).slots
     first_back = sorted(char_boxes(pdf, 2, "I"), key=lambda b: (-b[1], b[0]))[0]
     # unmirrored: the first back sits in the first (top-left) slot, as the first front does
     assert abs((first_back[0] + first_back[2]) / 2 / PT_PER_MM - (fronts_slots[0].x + 31.5)) < 1
 
 
 def test_zero_bleed_butts_the_cards(make_game, tmp_path):
-    layout = grid(PAPERS["a4"], CARD_SIZES["poker"], 0.0)
+    layout = arrange(PAPERS["a4"], CARD_SIZES["poker"], 0.0)
     xs = sorted({s.x for s in layout.slots})
     assert all(abs(b - a - 63) < 1e-9 for a, b in zip(xs, xs[1:]))
     pdf = build(make_game(), tmp_path / "out", bleed=0.0)

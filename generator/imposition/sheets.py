@@ -41,7 +41,7 @@ CUT_WIDTH = 0.15  # mm
 
 
 @dataclass(frozen=True)
-class Grid:
+class Arrangement:
     paper: tuple[float, float]
     slots: tuple[Slot, ...]
     marks: tuple[Line, ...]
@@ -72,8 +72,8 @@ def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[
     return count, gutter, start + (paper - used) / 2
 
 
-def grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, crop_marks: bool = True,
-         fold: bool = False, packing: str = "spaced", shape: str = "rect") -> Grid:
+def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float, crop_marks: bool = True,
+         fold: bool = False, packing: str = "spaced", shape: str = "rect") -> Arrangement:
     """The slots of one sheet. With `fold`, fronts fill the left half of a landscape sheet.
 
     `packing="sheet"` sets faces edge to edge with no bleed between them (a counter sheet: one cut serves two
@@ -104,7 +104,7 @@ def grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, cr
         marks += tuple(m._replace(x1=width - m.x1, x2=width - m.x2) for m in marks)
     fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
     cut = "circle" if shape == "round" else "outline" if packing == "sheet" else None
-    return Grid((width, height), tuple(slots), marks, fold_line, cut)
+    return Arrangement((width, height), tuple(slots), marks, fold_line, cut)
 
 
 def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> tuple[Line, ...]:
@@ -143,14 +143,14 @@ class Sheet:
     trim: tuple[float, float, float, float] | None = None  # x, y, w, h: the page's TrimBox (BleedBox: the page)
 
 
-def _sheet(side: str, layout: Grid, placements: tuple) -> Sheet:
-    overlay = tuple(layout.cut_guides(slot for slot, _ in placements)) + layout.marks
-    if layout.fold is not None:
-        overlay += (layout.fold,)
-    return Sheet(side, layout.paper, placements, overlay)
+def _sheet(side: str, arrangement: Arrangement, placements: tuple) -> Sheet:
+    overlay = tuple(arrangement.cut_guides(slot for slot, _ in placements)) + arrangement.marks
+    if arrangement.fold is not None:
+        overlay += (arrangement.fold,)
+    return Sheet(side, arrangement.paper, placements, overlay)
 
 
-def sheets(fronts: list[int], backs: list[int], layout: Grid, duplex: str):
+def sheets(fronts: list[int], backs: list[int], arrangement: Arrangement, duplex: str):
     """Pages in print order. `fronts[i]` and `backs[i]` are the faces of the i-th card copy.
 
     long/short: front page k is followed by its back page, each back behind its front.
@@ -159,20 +159,20 @@ def sheets(fronts: list[int], backs: list[int], layout: Grid, duplex: str):
     """
     if duplex not in DUPLEX_MODES:
         raise MusterError(f"duplex must be one of {', '.join(DUPLEX_MODES)}, got {duplex!r}")
-    per = layout.per_sheet
+    per = arrangement.per_sheet
     chunks = [range(i, min(i + per, len(fronts))) for i in range(0, len(fronts), per)]
     edge = "short" if duplex == "short" else "long"
     if duplex == "none":
         for chunk in chunks:
-            yield _sheet("front", layout, tuple((layout.slots[j], fronts[i]) for j, i in enumerate(chunk)))
+            yield _sheet("front", arrangement, tuple((arrangement.slots[j], fronts[i]) for j, i in enumerate(chunk)))
         for chunk in chunks:
-            yield _sheet("back", layout, tuple((layout.slots[j], backs[i]) for j, i in enumerate(chunk)))
+            yield _sheet("back", arrangement, tuple((arrangement.slots[j], backs[i]) for j, i in enumerate(chunk)))
         return
     for chunk in chunks:
-        front = tuple((layout.slots[j], fronts[i]) for j, i in enumerate(chunk))
-        back = tuple((layout.slots[j].mirrored(layout.paper, edge), backs[i]) for j, i in enumerate(chunk))
+        front = tuple((arrangement.slots[j], fronts[i]) for j, i in enumerate(chunk))
+        back = tuple((arrangement.slots[j].mirrored(arrangement.paper, edge), backs[i]) for j, i in enumerate(chunk))
         if duplex == "fold":
-            yield _sheet("both", layout, front + back)
+            yield _sheet("both", arrangement, front + back)
         else:
-            yield _sheet("front", layout, front)
-            yield _sheet("back", layout, back)
+            yield _sheet("front", arrangement, front)
+            yield _sheet("back", arrangement, back)

@@ -15,7 +15,7 @@ from ..core.files import sha256
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
 from ..core.units import PAPERS
-from ..imposition.sheets import grid, sheets
+from ..imposition.sheets import arrange, sheets
 from ..imposition.tiles import tiles
 from .render import SheetWriter
 
@@ -52,11 +52,11 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     for group in _alike(plan, deck_ids):
         deck = plan.decks[group[0]]
         try:
-            layout = grid(PAPERS[options.paper], deck.face_size, options.bleed, options.crop_marks,
+            arrangement = arrange(PAPERS[options.paper], deck.face_size, options.bleed, options.crop_marks,
                           fold=options.duplex == "fold", packing=deck.packing, shape=deck.shape)
         except MusterError as exc:
             raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
-        per_sheet.update({deck_id: layout.per_sheet for deck_id in group})
+        per_sheet.update({deck_id: arrangement.per_sheet for deck_id in group})
         faces: list[Face] = []
         uses: Counter[int] = Counter()
         fronts: list[int] = []
@@ -72,11 +72,11 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
                 uses.update(new_fronts + new_backs)
                 fronts += new_fronts
                 backs += new_backs
-                ready = 0 if options.duplex == "none" else len(fronts) - len(fronts) % layout.per_sheet
-                for sheet in sheets(fronts[:ready], backs[:ready], layout, options.duplex):
+                ready = 0 if options.duplex == "none" else len(fronts) - len(fronts) % arrangement.per_sheet
+                for sheet in sheets(fronts[:ready], backs[:ready], arrangement, options.duplex):
                     writer.sheet(sheet, faces)
                 del fronts[:ready], backs[:ready]
-        for sheet in sheets(fronts, backs, layout, options.duplex):
+        for sheet in sheets(fronts, backs, arrangement, options.duplex):
             writer.sheet(sheet, faces)
     writer.save()
     counts = {deck_id: plan.decks[deck_id].total for deck_id in deck_ids}
