@@ -1,0 +1,450 @@
+"""The hostile inputs of issue 18's second round, each with the check of what Muster must say about it.
+
+CASES maps a case's name to a Case: how to build its input in a folder of its own, the command to run on it, and
+the check of the Result. The simple cases are files in tests/hostile2/, read by `spec_case`: the tiny game of
+conftest with the spec's changes. The others build what a YAML file cannot hold (images, spreadsheets, pipes,
+links) in functions registered with @generated. A case that fails today carries its class as `fails`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, TIMEOUT, blank_png, built_or_refused, cell, clean,
+                         game_from_spec, images_in, located, make_fifo, number, outline_titles, output_refused,
+                         pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
+
+ESCAPE = "issue 18: escape"
+OUTPUT = "issue 18: output folder"
+IMAGES = "issue 18: rulebook images"
+SHEETS = "issue 18: spreadsheets"
+CSV_INJECTION = "issue 18: CSV injection"
+PIPES = "issue 18: FIFO"
+GLYPHS = "issue 18: missing glyphs"
+INTERNAL = "issue 18: internal error"
+
+
+@dataclass
+class Case:
+    """One hostile input: `prepare(work)` builds it in the folder `work` and returns the command's arguments (or a
+    list of commands, run in turn: each but the last must succeed) and the check of the last one's Result."""
+
+    prepare: Callable[[Path], tuple[list, Callable]]
+    timeout: float = TIMEOUT
+    fails: str | None = None
+    without_root: bool = False  # run as root without its power to write into read-only folders
+
+
+def build_args(game: Path, work: Path, *extra) -> list:
+    return ["build", game, "--out", work / "out", "--jobs", "1", *extra]
+
+
+# --- the simple cases: one file each in tests/hostile2/ ----------------------------------------------------------
+
+SPECS = Path(__file__).parent / "hostile2"
+
+
+def spec_case(path: Path) -> Case:
+    """A case from a file: the game (see game_from_spec), `command` (validate or build), `error` (the file or files
+    the error line names), `limit` (the line names the limit), `outcome: built-or-refused` (a build that works is
+    fine too), `timeout: hang` (HANG seconds), `fails` (the xfail reason while it fails)."""
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    def prepare(work: Path):
+        game = game_from_spec(spec, work / "tiny")
+        args = build_args(game, work) if spec.get("command") == "build" else ["validate", game]
+
+        def check(result):
+            if spec.get("outcome") == "built-or-refused":
+                built_or_refused(result, spec["error"])
+            else:
+                refused(result, spec["error"], limit=spec.get("limit", False))
+        return args, check
+
+    return Case(prepare, HANG if spec.get("timeout") == "hang" else TIMEOUT, spec.get("fails"))
+
+
+CASES: dict[str, Case] = {path.stem: spec_case(path) for path in sorted(SPECS.glob("*.yaml"))}
+
+
+def generated(fails: str | None = None, timeout: float = TIMEOUT, without_root: bool = False):
+    def register(prepare):
+        CASES[prepare.__name__.replace("_", "-")] = Case(prepare, timeout, fails, without_root)
+        return prepare
+    return register
+
+
+# --- escapes: text that reaches a markup language -------------------------------------------------------------
+
+@generated(ESCAPE)
+def escape_icon_font_draws_an_image(work):
+    """An icon's font pasted into the rulebook's paragraph markup draws any image of the machine."""
+    font = f'text"><img src="{secret_image(work)}" width="200" height="200"/></font><font name="text'
+    game = write_game(work / "tiny", rulebook="Look: [[evil]]\n",
+                      game={"icons:\n": "icons:\n  evil: {glyph: x, font: %s}\n" % json.dumps(font)})
+
+    def check(result):
+        refused(result, "game.yaml")
+        assert not [p for p in (work / "out").rglob("*.pdf") if images_in(p)]
+    return build_args(game, work), check
+
+
+@generated(ESCAPE)
+def escape_icon_image_path_with_a_quote(work):
+    """Beyond the issue's list: an icon image whose path holds a quote adds a second src to the <img> tag."""
+    source = f'q" src="{secret_image(work)}'
+    game = write_game(work / "tiny", {source: small_png(11, 11, "green")}, rulebook="Look: [[evil]]\n",
+                      game={"icons:\n": "icons:\n  evil: {image: %s}\n" % json.dumps(source)})
+
+    def check(result):
+        built_or_refused(result, "game.yaml")
+        drawn = [size for pdf in (work / "out").rglob("*.pdf") for size in images_in(pdf)]
+        assert (37, 23) not in drawn, drawn
+    return build_args(game, work), check
+
+
+@generated(ESCAPE)
+def escape_ampersand_in_a_heading(work):
+    """Beyond the issue's list: '&' in a heading shows as '&amp;' in the contents and the bookmarks."""
+    game = write_game(work / "tiny", rulebook="## Q & A <b>\n\nText.\n")
+
+    def check(result):
+        succeeded(result)
+        rules = work / "out" / "tiny" / "rules.pdf"
+        for title in outline_titles(rules):
+            assert "&amp;" not in title, title
+        assert "&amp;" not in pdf_text(rules)
+    return build_args(game, work), check
+
+
+TITLES = ['<img src="/etc/title.png"/>', '"><font name="title">', "Title & Co"]
+TEXTS = ["Text & <b>text</b>", '=HYPERLINK("http://e.x","text")', "&amp; text"]
+PRINTED = {"title": "War & <b>Peace</b>", "summary": '<img src="/etc/summary.png"/> =HYPERLINK("http://e.x","s")',
+           "deck": 'Reds "><font name="deck">', "vocabulary": "Unit <i>unit</i>"}
+
+
+def markup_game(work: Path) -> Path:
+    """Markup-looking strings in every field that is printed: the game's title and summary, a deck name, a
+    vocabulary name, card titles and text; the rulebook lists the titles through its template."""
+    q = json.dumps
+    cards = "cards:\n" + "".join(f"  - {{title: {q(t)}, type: U, force: 1, text: {q(x)}}}\n" for t, x in zip(TITLES, TEXTS))
+    face = ('elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 12, text: "{{ card.title }}", size: 8, min_size: 3}\n'
+            '  - {kind: text, x: 4, y: 30, w: 55, h: 40, text: "{{ card.text }} {{ vocab.card_type[card.type].name }}",'
+            ' size: 6, min_size: 3}\n')
+    back = 'elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: "{{ card.title }}", size: 6, min_size: 3}\n'
+    rulebook = "{% for card in decks.reds.cards %}- {{ card.title }}\n{% endfor %}"
+    return write_game(work / "tiny", {"reds.yaml": cards, "face.yaml": face, "back.yaml": back}, rulebook, game={
+        "title: Tiny War": f"title: {q(PRINTED['title'])}\nsummary: {q(PRINTED['summary'])}",
+        "name: Red deck": f"name: {q(PRINTED['deck'])}", "U: Unit": f"U: {q(PRINTED['vocabulary'])}"})
+
+
+@generated()
+def escape_markup_on_cards_and_the_title_page(work):
+    game = markup_game(work)
+
+    def check(result):
+        succeeded(result)
+        cards, rules = pdf_text(work / "out" / "tiny" / "cards-reds.pdf"), pdf_text(work / "out" / "tiny" / "rules.pdf")
+        for text in TITLES + TEXTS + [PRINTED["vocabulary"]]:
+            assert text in cards, (text, cards)
+        for field in ("title", "summary", "deck"):
+            assert PRINTED[field] in rules, (PRINTED[field], rules)
+        assert not images_in(work / "out" / "tiny" / "rules.pdf")
+    return build_args(game, work), check
+
+
+@generated(ESCAPE)
+def escape_markup_in_card_titles_listed_by_the_rulebook(work):
+    """A card title that reaches the rulebook's Markdown through its template is read as Markdown (raw HTML, and
+    dropped) today."""
+    game = markup_game(work)
+
+    def check(result):
+        succeeded(result)
+        body = pdf_text(work / "out" / "tiny" / "rules.pdf", first_page=2)  # after the title page and contents
+        for title in TITLES:
+            assert title in body, (title, body)
+    return build_args(game, work), check
+
+
+# --- CSV injection -----------------------------------------------------------------------------------------------
+
+FORMULA_LIKE = [("=1+1", "@SUM(A1)"), ("+cmd", "-2+3"), ("@x", '=HYPERLINK("http://e.x","y")'), ("-y", "\tq")]
+
+
+def formula_game(work: Path) -> Path:
+    cards = "cards:\n" + "".join(f"  - {{title: {json.dumps(t)}, type: U, force: 1, text: {json.dumps(x)}}}\n"
+                                 for t, x in FORMULA_LIKE)
+    return write_game(work / "tiny", {"reds.yaml": cards}, game={"size: 3": "size: 4"})
+
+
+@generated(CSV_INJECTION)
+def csv_export_of_formula_like_text(work):
+    """Titles and text starting with = + - @ (or a tab) are quoted or prefixed so that no spreadsheet runs them."""
+    game = formula_game(work)
+
+    def check(result):
+        succeeded(result)
+        with open(work / "cards.csv", newline="", encoding="utf-8") as source:
+            rows = list(csv.DictReader(source))
+        for row, (title, text) in zip(rows, FORMULA_LIKE):
+            for written, original in ((row["title"], title), (row["text"], text)):
+                assert original in written, (original, written)
+                assert written[:1] not in ("=", "+", "-", "@", "\t", "\r"), written
+    return ["export", "csv", game, "-d", "reds", "-o", work / "cards.csv"], check
+
+
+@generated()
+def csv_round_trip_of_formula_like_text(work):
+    """Whatever export does against injection, importing its CSV gives the same cards back."""
+    game = formula_game(work)
+
+    def check(result):
+        succeeded(result)
+        again = yaml.safe_load((work / "again.yaml").read_text(encoding="utf-8"))["cards"]
+        assert [(c["title"], c["text"]) for c in again] == FORMULA_LIKE
+    return [["export", "csv", game, "-d", "reds", "-o", work / "cards.csv"],
+            ["import", work / "cards.csv", "--game", game, "--deck", "reds", "-o", work / "again.yaml"]], check
+
+
+@generated()
+def csv_xlsx_export_holds_text_not_formulas(work):
+    game = formula_game(work)
+
+    def check(result):
+        succeeded(result)
+        sheet = zipfile.ZipFile(work / "cards.xlsx").read("xl/worksheets/sheet1.xml").decode()
+        assert "<f>" not in sheet and "=HYPERLINK" in sheet
+    return ["export", "xlsx", game, "-d", "reds", "-o", work / "cards.xlsx"], check
+
+
+# --- the output folder ---------------------------------------------------------------------------------------------
+
+@generated(OUTPUT)
+def output_game_folder_is_a_symlink(work):
+    elsewhere = work / "elsewhere"
+    elsewhere.mkdir()
+    (work / "out").mkdir()
+    (work / "out" / "tiny").symlink_to(elsewhere)
+    game = write_game(work / "tiny")
+
+    def check(result):
+        output_refused(work, result, work / "out" / "tiny")
+        assert not list(elsewhere.iterdir())
+    return build_args(game, work), check
+
+
+@generated(OUTPUT)
+def output_game_folder_is_a_file(work):
+    (work / "out").mkdir()
+    (work / "out" / "tiny").write_text("mine\n")
+    game = write_game(work / "tiny")
+
+    def check(result):
+        output_refused(work, result, work / "out" / "tiny")
+        assert (work / "out" / "tiny").read_text() == "mine\n"
+    return build_args(game, work), check
+
+
+@generated(OUTPUT)
+def output_out_is_a_file(work):
+    (work / "out").write_text("mine\n")
+    game = write_game(work / "tiny")
+
+    def check(result):
+        output_refused(work, result, work / "out")
+        assert (work / "out").read_text() == "mine\n"
+    return build_args(game, work), check
+
+
+def read_only_output(work: Path, folder: Path):
+    folder.mkdir(parents=True)
+    folder.chmod(0o555)
+    game = write_game(work / "tiny")
+
+    def check(result):
+        output_refused(work, result, folder)
+        assert not list(folder.iterdir())
+    return build_args(game, work), check
+
+
+@generated(OUTPUT, without_root=True)
+def output_game_folder_is_read_only(work):
+    return read_only_output(work, work / "out" / "tiny")
+
+
+@generated(OUTPUT, without_root=True)
+def output_out_is_read_only(work):
+    return read_only_output(work, work / "out")
+
+
+@generated(OUTPUT)
+def output_export_out_is_a_file(work):
+    (work / "out").write_text("mine\n")
+    game = write_game(work / "tiny")
+
+    def check(result):
+        output_refused(work, result, work / "out")
+    return ["export", "png", game, "--out", work / "out", "-d", "reds", "--dpi", "72"], check
+
+
+@generated(OUTPUT)
+def output_export_folder_is_a_symlink(work):
+    """OUT/<game>/png planted as a link to another folder."""
+    elsewhere = work / "elsewhere"
+    elsewhere.mkdir()
+    (work / "out" / "tiny").mkdir(parents=True)
+    (work / "out" / "tiny" / "png").symlink_to(elsewhere)
+    game = write_game(work / "tiny")
+
+    def check(result):
+        clean(result)
+        assert not list(elsewhere.iterdir())
+    return ["export", "png", game, "--out", work / "out", "-d", "reds", "--dpi", "72"], check
+
+
+@generated(INTERNAL)
+def output_export_of_a_590_mm_card_at_1200_dpi(work):
+    """The raster would be 28,000 pixels square: its pixel budget is checked before any memory is taken."""
+    game = write_game(work / "tiny", game={"card: {size: poker}": "card: {size: 590mm x 590mm}"})
+
+    def check(result):
+        clean(result)
+        assert result.code in (1, 2), result
+        assert [line for line in result.output.splitlines() if "error:" in line], result
+        assert not list((work / "out").rglob("*.png"))
+    return ["export", "png", game, "--out", work / "out", "-d", "reds", "--dpi", "1200"], check
+
+
+# --- rulebook images ---------------------------------------------------------------------------------------------
+
+def rulebook_image(work: Path, data, name: str = "map.png") -> Path:
+    return write_game(work / "tiny", {name: data}, rulebook=f"![map]({name})\n")
+
+
+def image_case(data_of: Callable[[], bytes | object], fails: str | None = IMAGES, outcome=refused):
+    def prepare(work):
+        game = rulebook_image(work, data_of())
+        return build_args(game, work), lambda result: outcome(result, ["rules.md", "map.png"])
+    return Case(prepare, TIMEOUT, fails)
+
+
+CASES["rulebook-image-over-40-megapixels"] = image_case(lambda: blank_png(6500, 6500))  # the issue had 64
+CASES["rulebook-image-decompression-bomb"] = image_case(lambda: blank_png(20000, 20000))
+CASES["rulebook-image-truncated"] = image_case(lambda: blank_png(500, 500)[:60])
+CASES["rulebook-image-fake-png"] = image_case(lambda: b"\x89PNG\r\n\x1a\nthis is not a picture")
+CASES["rulebook-image-fifo"] = image_case(lambda: FIFO, fails=None)
+CASES["rulebook-image-taller-than-a-page"] = image_case(lambda: small_png(50, 4000), INTERNAL, built_or_refused)
+
+
+# --- spreadsheets ---------------------------------------------------------------------------------------------
+
+def import_case(make_sheet: Callable[[Path], Path], fails: str | None = SHEETS, timeout: float = HANG):
+    """`muster import` of a hostile sheet: refused in a line naming the sheet, the deck file left as it was."""
+    def prepare(work):
+        game = write_game(work / "tiny")
+        before = (game / "reds.yaml").read_bytes()
+        sheet = make_sheet(work)
+
+        def check(result):
+            refused(result, sheet.name)
+            assert (game / "reds.yaml").read_bytes() == before
+        return ["import", sheet, "--game", game, "--deck", "reds"], check
+    return Case(prepare, timeout, fails)
+
+
+def rows_with(first_title_cell: list[bytes]):
+    """The good rows, the first card's title cell made of these chunks."""
+    return [HEADER_ROW, b'<row r="2"><c t="inlineStr"><is><t>', *first_title_cell,
+            b"</t></is></c>" + cell(b"L") + number(2) + b"</row>", *GOOD_ROWS[2:]]
+
+
+CASES["sheet-cell-of-16-mb"] = import_case(
+    lambda work: write_xlsx(work / "cards.xlsx", rows_with([b"A" * (1 << 20)] * 16)))
+CASES["sheet-of-8-million-cells"] = import_case(lambda work: write_xlsx(
+    work / "cards.xlsx", [HEADER_ROW, *(b'<row r="%d">' % r + number(1) * 4000 + b"</row>" for r in range(2, 2002))]))
+CASES["sheet-of-5-million-shared-strings"] = import_case(lambda work: write_xlsx(
+    work / "cards.xlsx", GOOD_ROWS, shared=[b"<si><t>xyzzy</t></si>" * 10000] * 500))
+CASES["sheet-billion-laughs"] = import_case(lambda work: write_xlsx(
+    work / "cards.xlsx", rows_with([b"&a8;"]), prolog=b"<!DOCTYPE worksheet [<!ENTITY a0 'lol'>" + b"".join(
+        b"<!ENTITY a%d '%s'>" % (i, b"&a%d;" % (i - 1) * 10) for i in range(1, 9)) + b"]>"), INTERNAL, TIMEOUT)
+CASES["sheet-5000-digit-number"] = import_case(
+    lambda work: write_text(work / "cards.csv", "title,type,force\nAlpha,L," + "9" * 5000 + "\n"), INTERNAL, TIMEOUT)
+CASES["sheet-fifo"] = import_case(lambda work: make_fifo(work / "cards.csv"), None, TIMEOUT)
+
+
+@generated()
+def sheet_declaring_a_million_rows(work):
+    """The dimension a sheet declares is not believed (passes today)."""
+    game = write_game(work / "tiny")
+    sheet = write_xlsx(work / "cards.xlsx", GOOD_ROWS, dimension=b'<dimension ref="A1:XFD1048576"/>')
+
+    def check(result):
+        succeeded(result)
+    return ["import", sheet, "--game", game, "--deck", "reds"], check
+
+
+@generated(SHEETS)
+def sheet_import_writes_a_deck_muster_can_read(work):
+    """Cells whose YAML is over the 4 MiB a deck file may have: refused, or written so that it reads back."""
+    game = write_game(work / "tiny")
+    before = (game / "reds.yaml").read_bytes()
+    rows = ["title,type,force,text"] + [f"Card {i},U,1," + "\ufffe" * 120_000 for i in range(6)]
+    sheet = write_text(work / "cards.csv", "\n".join(rows) + "\n")
+
+    def check(result):
+        clean(result)
+        if (game / "reds.yaml").read_bytes() != before:
+            assert not located(result.output, "reds.yaml"), result
+        else:
+            refused(result, "cards.csv")
+    return ["import", sheet, "--game", game, "--deck", "reds"], check
+
+
+# --- named pipes ----------------------------------------------------------------------------------------------------
+
+@generated(PIPES, HANG)
+def pipe_as_deck_file_in_validate(work):
+    game = write_game(work / "tiny", {"reds.yaml": FIFO})
+    return ["validate", game], lambda result: refused(result, "reds.yaml")
+
+
+@generated(PIPES, HANG)
+def pipe_as_deck_file_in_build(work):
+    game = write_game(work / "tiny", {"reds.yaml": FIFO})
+    return build_args(game, work), lambda result: refused(result, "reds.yaml")
+
+
+# --- missing glyphs ---------------------------------------------------------------------------------------------
+
+@generated(GLYPHS)
+def glyphs_missing_on_a_card_in_build(work):
+    game = write_game(work / "tiny", {"reds.yaml": "cards:\n  - {title: Alpha 東, type: L, force: 2}\n"
+                                                   "  - {title: Bravo, type: U, force: 3, count: 2}\n"})
+
+    def check(result):
+        clean(result)
+        assert [line for line in located(result.output, "reds.yaml", "warning") if "東" in line], result
+    return build_args(game, work), check
+
+
+def rulebook_glyphs(command: str):
+    def prepare(work):
+        game = write_game(work / "tiny", rulebook="Text with a 東 glyph.\n")
+
+        def check(result):
+            clean(result)
+            assert [line for line in located(result.output, "rules.md", "warning") if "東" in line], result
+        return (build_args(game, work) if command == "build" else ["validate", game]), check
+    return Case(prepare, TIMEOUT, GLYPHS)
+
+
+CASES["glyphs-missing-in-the-rulebook-in-validate"] = rulebook_glyphs("validate")
+CASES["glyphs-missing-in-the-rulebook-in-build"] = rulebook_glyphs("build")
