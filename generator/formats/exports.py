@@ -151,7 +151,8 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     size = png_size(deck.face_size, bleed, dpi)
     wanted = {index: [size] for row in rows for index in (row.front, row.back)}
     encoded = {index: png_bytes(image, dpi) for (index, _), image in
-               rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}")}
+               rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}",
+                               deck.where)}
     files: list[dict] = []
     cards = []
     for row in rows:
