@@ -28,7 +28,7 @@ from typing import Callable
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from hostile_cases import CASES, INTERNAL, OUTPUT, PIPES, build_args
+from hostile_cases import CASES, INTERNAL, OUTPUT, build_args
 from hostile_run import (FIFO, HANG, TIMEOUT, clean, game_from_spec, located, mentions, muster, no_crash, refused,
                          start, visible_files, write_game)
 
@@ -174,9 +174,9 @@ def big_game(folder: Path, extra_card: str = "", files: dict | None = None, rule
 PARITY = {
     "validation-error": (dict(extra_card="  - {title: Strong, type: U, force: 99}\n"), "reds.yaml", None),
     "nested-900-deep": (dict(extra_card="  - {title: Deep, type: U, force: 1, note: " + "[" * 900 + "]" * 900 + "}\n"),
-                        "reds.yaml", INTERNAL),
+                        "reds.yaml", None),
     "5000-digit-number": (dict(extra_card="  - {title: Big, type: U, force: " + "9" * 5000 + "}\n"), "reds.yaml",
-                          INTERNAL),
+                          None),
     "include-in-the-rulebook": (dict(rulebook="{% include 'rules.md' %}\n"), "rules.md", INTERNAL),
     "template-budget-in-a-layout": (dict(files={"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, "
                                                              "text: \"{{ 'x' | center(10 ** 10) }}\"}\n"}),
@@ -220,7 +220,6 @@ def stop(process) -> None:
             process.wait()
 
 
-@pytest.mark.xfail(strict=True, reason=INTERNAL)
 def test_watch_reports_an_unreadable_deck_and_keeps_watching(machine_to_ourselves, tmp_path):
     from conftest import REDS_YAML
 
@@ -238,7 +237,6 @@ def test_watch_reports_an_unreadable_deck_and_keeps_watching(machine_to_ourselve
         stop(process)
 
 
-@pytest.mark.xfail(strict=True, reason=PIPES)
 def test_watch_reports_a_pipe_and_keeps_watching(machine_to_ourselves, tmp_path):
     game = write_game(tmp_path / "tiny", {"reds.yaml": FIFO})
     process = watching(tmp_path, game, tmp_path / "out")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
-from ..core.errors import Finding, has_errors
+from ..core.errors import Finding, Location, MusterError, has_errors
 from ..core.model import Game
+from ..core.inputs import RULEBOOK, read_bytes
+from ..core.files import confined
+from ..reading.resources import image_problem
 from ..layout.rulebook import RulesText, render_text
 
 _CELL_MARKUP = re.compile(r"[*_`†‡§]+")
@@ -18,10 +21,41 @@ def check_rulebook(game: Game) -> list[Finding]:
 
 
 def rendered_findings(game: Game, rules: RulesText) -> list[Finding]:
-    """The findings of rendering the rulebook's text, else the cards its card reference lacks."""
+    """The findings of rendering the rulebook's text, else its images' and the cards its card reference lacks."""
     if has_errors(rules.findings):
         return rules.findings
-    return rules.findings + coverage(game, rules.markdown)
+    return rules.findings + image_findings(game, rules.markdown) + coverage(game, rules.markdown)
+
+
+def image_findings(game: Game, text: str) -> list[Finding]:
+    """Every image the rulebook draws (a paragraph of one image, as rendering/rulebook_pdf.py draws them) checked
+    as layouts' and icons' images are, before anything typesets it."""
+    from markdown_it import MarkdownIt  # only for games with a rulebook
+
+    findings = []
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    for before, token in zip(tokens, tokens[1:]):
+        if before.type != "paragraph_open" or len(token.children or []) != 1 or token.children[0].type != "image":
+            continue
+        source = token.children[0].attrs.get("src", "")
+        try:
+            path = confined(game.root, source)
+            problem = image_problem(path) if path.exists() else MusterError(
+                f"no image '{source}' in {game.root.name}/", code="missing-file")
+        except MusterError as refused:
+            problem = refused
+        if problem:
+            findings.append(Finding("error", _line_of(game.rulebook.path, f"]({source}"), "rulebook",
+                                    f"image '{source}': {problem.message}", problem.code))
+    return findings
+
+
+def _line_of(path, text: str) -> Location:
+    """The place of the first line of the rulebook's source that holds `text`; the whole file when none does (the
+    text came from a template)."""
+    lines = read_bytes(path, RULEBOOK).decode("utf-8", "replace").splitlines()
+    line = next((number for number, content in enumerate(lines, 1) if text in content), 0)
+    return Location(path, line, 1 if line else 0)
 
 
 def coverage(game: Game, text: str) -> list[Finding]:

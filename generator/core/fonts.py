@@ -6,12 +6,14 @@ given to this module with `use`; the drawing process of a build receives it as a
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
 from .errors import Location, MusterError
+from .inputs import FONT, read_bytes
 
 
 @dataclass(frozen=True)
@@ -54,11 +56,17 @@ def face(name: str):
 
     book = font_book()
     if name not in book.files:
-        raise MusterError(f"unknown font '{name}' (bundled: {', '.join(book.files)})")
+        raise MusterError(f"unknown font '{name}' (bundled: {', '.join(book.files)})", code="unknown-font")
+    path = book.files[name]
+    handle = io.BytesIO(read_bytes(path, FONT))
+    handle.name = str(path)  # what reportlab calls the font file in its messages
     try:
-        font = TTFont(name, str(book.files[name]))
-    except (TTFError, OSError) as exc:
-        raise MusterError(f"cannot read font file: {exc}", Location(book.files[name])) from None
+        font = TTFont(name, handle)
+    except TTFError as exc:
+        raise MusterError(f"not a font file Muster can read: {exc}", Location(path), code="bad-font") from None
+    except Exception as exc:  # reportlab's parser meets a file that is not a font with whatever Python raises
+        raise MusterError(f"not a font file Muster can read ({type(exc).__name__})", Location(path),
+                          code="bad-font") from None
     pdfmetrics.registerFont(font)
     return font
 

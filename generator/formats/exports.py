@@ -129,10 +129,14 @@ def write(staging, name: str, data: bytes, files: list[dict]) -> None:
 
 
 def _cards_csv(rows: list[dict]) -> bytes:
+    """cards.csv of an export; text that a spreadsheet program would run as a formula is quoted."""
+    from .worksheets import formula_safe
+
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["number"], lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: formula_safe(value) if isinstance(value, str) else value for key, value in row.items()}
+                     for row in rows)
     return buffer.getvalue().encode("utf-8")
 
 
@@ -149,7 +153,8 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     size = png_size(deck.face_size, bleed, dpi)
     wanted = {index: [size] for row in rows for index in (row.front, row.back)}
     encoded = {index: png_bytes(image, dpi) for (index, _), image in
-               rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}")}
+               rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}",
+                               deck.where)}
     files: list[dict] = []
     cards = []
     for row in rows:

@@ -20,8 +20,9 @@ import yaml
 from ..core.errors import Finding, Location, MusterError, did_you_mean, display_path
 from ..core.files import atomic_write
 from ..core.model import Game
+from ..core.inputs import YAML
 from ..reading.sourcemap import Map, Seq, load_yaml
-from .worksheets import EMPTY_LIST, Cards, cards_from_sheet, read_sheet
+from .worksheets import EMPTY_LIST, Cards, cards_from_sheet, formula_safe, read_sheet
 
 FLOW_WIDTH = 118  # a card whose flow mapping fits on a line this long is written on one line, as the bundled decks are
 
@@ -41,19 +42,25 @@ _Dumper.add_representer(str, _text)
 
 
 def deck_yaml(cards: list[dict], comment: str = "") -> tuple[str, list[int]]:
-    """A deck file holding `cards`, and the line each card starts on."""
+    """A deck file holding `cards`, and the line each card starts on; a MusterError as soon as the file would be
+    larger than Muster reads (reading/inputs.py YAML), before the rest is written out."""
     lines = [f"# {line}".rstrip() for line in comment.splitlines()] + ["cards:"]
     starts = []
+    size = sum(len(line) + 1 for line in lines)
     for card in cards:
         starts.append(len(lines) + 1)
         flow = yaml.dump(card, Dumper=_Dumper, default_flow_style=True, sort_keys=False, allow_unicode=True,
                          width=10**6).strip()
         if "\n" not in flow and len(flow) + 4 <= FLOW_WIDTH:
             lines.append(f"  - {flow}")
-            continue
-        block = yaml.dump([card], Dumper=_Dumper, default_flow_style=None, sort_keys=False, allow_unicode=True,
-                          width=FLOW_WIDTH - 4)
-        lines.extend("  " + line if line else line for line in block.rstrip("\n").split("\n"))
+        else:
+            block = yaml.dump([card], Dumper=_Dumper, default_flow_style=None, sort_keys=False, allow_unicode=True,
+                              width=FLOW_WIDTH - 4)
+            lines.extend("  " + line if line else line for line in block.rstrip("\n").split("\n"))
+        size += sum(len(line.encode("utf-8")) + 1 for line in lines[starts[-1] - 1:])
+        if size > YAML.limit:
+            raise MusterError(f"the deck file would be more than {YAML.limit:,} bytes, the limit (reached at card "
+                              f"{len(starts):,}): nothing written", code="too-large")
     if not cards:
         lines[-1] = "cards: []"
     text = "\n".join(lines) + "\n"
@@ -67,6 +74,18 @@ def write_text(path: Path, text: str) -> None:
     """Writes `text` to `path` atomically: a temporary file beside it, renamed into place when complete."""
     with atomic_write(path) as temporary:
         temporary.write_text(text, encoding="utf-8", newline="\n")
+
+
+def write_deck(path: Path, text: str, source: Location) -> None:
+    """Writes a deck file atomically once Muster reads it back as it will read the file; a MusterError at `source`,
+    and the file as it was, when it would not."""
+    with atomic_write(path) as temporary:
+        temporary.write_text(text, encoding="utf-8", newline="\n")
+        try:
+            load_yaml(temporary)
+        except MusterError as problem:
+            raise MusterError(f"the deck file would not read back ({problem.message}): nothing written", source,
+                              code=problem.code) from None
 
 
 @dataclass
@@ -105,8 +124,11 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
         return Imported(None, len(read.cards), 0, read.findings)
     comment = (f"Deck '{deck_id}' of {game.title}, imported from {Path(source).name} by `muster import`.\n"
                "Edit the sheet and import it again, or edit this file (importing again replaces it).")
-    text, starts = deck_yaml(read.cards, comment)
-    write_text(output, text)
+    try:
+        text, starts = deck_yaml(read.cards, comment)
+    except MusterError as problem:
+        raise MusterError(problem.message, Location(Path(source)), code=problem.code) from None
+    write_deck(output, text, Location(Path(source)))
     copies = sum(card.get("count", 1) for card in read.cards)
     note = ""
     if output.resolve() not in [p.resolve() for p in deck.files]:
@@ -189,12 +211,14 @@ def _export_value(value):
 
 
 def write_csv(header: list[str], rows: list[list[Any]], output: Path | None) -> None:
-    """The table as CSV (UTF-8, comma-separated) to `output`, atomically, or to standard output when None."""
+    """The table as CSV (UTF-8, comma-separated) to `output`, atomically, or to standard output when None; text
+    that a spreadsheet program would run as a formula is quoted (worksheets.formula_safe)."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
     for row in rows:
-        writer.writerow(["" if v is None else ("true" if v is True else "false" if v is False else v) for v in row])
+        writer.writerow([formula_safe(v) if isinstance(v, str) else "" if v is None else
+                         "true" if v is True else "false" if v is False else v for v in row])
     if output is None:
         import sys
 

@@ -74,7 +74,7 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     needed = set(laid.fronts) | (set(laid.backs) if unique else set()) | {hidden}
     images = {index: image for (index, _), image in  # distinct faces only: at most a few sheets' worth of pixels
               rasterise_faces(laid.faces, {index: [grid.card] for index in needed}, deck.face_size, 0.0,
-                              TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}")}
+                              TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}", deck.where)}
     real_dpi = round(grid.card[0] / deck.face_size[0] * MM_PER_INCH)  # recorded in the PNGs: the cards' own
 
     def sheet(indices: list[int]) -> bytes:

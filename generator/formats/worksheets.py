@@ -8,8 +8,6 @@ the loader will read it. Problems are findings placed at the row and column of t
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,12 +17,13 @@ from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Game, Trait
 from ..reading.kinds import BOOLEAN, INTEGER, describe
 from ..reading.spec import CARD, RESERVED_CARD_KEYS
+from ..reading.sourcemap import MAX_NUMBER_CHARS
 from ..reading.traits import parse_trait
+from .sheetfiles import sheet_rows
 
 SUFFIXES = (".csv", ".tsv", ".xlsx")
 EMPTY_LIST = "[]"  # a codes cell holding this is an empty list (`fronts: []`): present, but no codes
-MAX_ROWS = 20_000
-MAX_SHEET_BYTES = 16 * 1024 * 1024
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet program read a cell as a formula
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _TRUE, _FALSE = ("true", "yes"), ("false", "no")
@@ -41,81 +40,40 @@ class Sheet:
 
 
 def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
-    """The cells of a .csv, .tsv or .xlsx file; a MusterError when it cannot be read at all."""
+    """The cells of a .csv, .tsv or .xlsx file, within the limits of sheetfiles.py; a MusterError when it cannot
+    be read at all."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise MusterError(f"expected a .csv, .tsv or .xlsx file, got '{path.name}' (save other formats as .xlsx or CSV)",
                           Location(path), code="unsupported-file")
-    if not path.is_file():
-        raise MusterError("no such file", Location(path), code="missing-file")
-    if path.stat().st_size > MAX_SHEET_BYTES:
-        raise MusterError(f"larger than {MAX_SHEET_BYTES // (1024 * 1024)} MB: refused", Location(path),
-                          code="too-large")
     if sheet is not None and suffix != ".xlsx":
         raise MusterError("--sheet names a worksheet of an .xlsx file; a CSV file has one sheet", Location(path),
                           code="unknown-sheet")
-    rows = _xlsx_rows(path, sheet) if suffix == ".xlsx" else _csv_rows(path, "\t" if suffix == ".tsv" else None)
     header_row, header, body = 0, [], []
-    for number, cells in rows:
+    for number, cells in sheet_rows(path, sheet):
         if not header_row:
             if any(not _blank(c) for c in cells):
                 header_row, header = number, cells
             continue
         body.append((number, cells))
-        if len(body) > MAX_ROWS:
-            raise MusterError(f"more than {MAX_ROWS} rows: refused", Location(path, number, 1), code="too-large")
     if not header_row:
         raise MusterError("the sheet is empty: expected a header row naming the card's keys (title, count, traits)",
                           Location(path), code="empty-sheet")
     return Sheet(path, header_row, header, body)
 
 
-def _csv_rows(path: Path, delimiter: str | None):
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise MusterError(f"cannot read: {exc.strerror or exc}", Location(path), code="unreadable") from None
-    except UnicodeDecodeError as exc:
-        raise MusterError(f"not UTF-8 text (byte {exc.start}): save the sheet as 'CSV UTF-8', or as .xlsx",
-                          Location(path), code="bad-encoding") from None
-    if delimiter is None:
-        first = text.split("\n", 1)[0]
-        counts = {d: first.count(d) for d in (",", ";", "\t")}
-        delimiter = max(counts, key=counts.get) if any(counts.values()) else ","
-    try:
-        return list(enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True), 1))
-    except csv.Error as exc:
-        raise MusterError(f"not a readable CSV file: {exc}", Location(path), code="unreadable") from None
+def formula_safe(text: str) -> str:
+    """`text` for a CSV cell that no spreadsheet program runs as a formula: when it starts with = + - @, a tab or a
+    carriage return (after any quotes), a quote goes before it, as OWASP's guidance on CSV injection says.
+    Reading a sheet takes the quote off again (`unquoted`), so that an exported deck imports as it was."""
+    return "'" + text if text.lstrip("'")[:1] in FORMULA_STARTS else text
 
 
-def _xlsx_rows(path: Path, sheet: str | None):
-    import zipfile
-
-    from openpyxl import load_workbook
-
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as exc:
-        raise MusterError(f"not a readable .xlsx file ({type(exc).__name__}: {exc})", Location(path),
-                          code="unreadable") from None
-    try:
-        if sheet is None:
-            worksheet = book.worksheets[0]
-        elif sheet in book.sheetnames:
-            worksheet = book[sheet]
-        else:
-            raise MusterError(f"no worksheet '{sheet}' (the file has: {', '.join(book.sheetnames)})", Location(path),
-                              code="unknown-sheet")
-        worksheet.reset_dimensions()  # read every row, whatever size the file claims (some writers get it wrong)
-        rows = []
-        for number, cells in enumerate(worksheet.iter_rows(values_only=True), 1):
-            rows.append((number, list(cells)))
-            if number > MAX_ROWS + 100:
-                raise MusterError(f"more than {MAX_ROWS} rows: refused", Location(path, number, 1), code="too-large")
-        return rows
-    finally:
-        book.close()
+def unquoted(text: str) -> str:
+    """A cell's text without the quote `formula_safe` put before a formula's start (a cell that is '=1+1 reads
+    as =1+1); any other text as it is."""
+    return text[1:] if text[:1] == "'" and text.lstrip("'")[:1] in FORMULA_STARTS else text
 
 
 def _blank(cell) -> bool:
@@ -132,7 +90,7 @@ def _cell_text(cell) -> str:
         return str(cell)
     if hasattr(cell, "isoformat"):  # a date or time: Excel's guess at what was typed
         return cell.isoformat()
-    return str(cell)
+    return unquoted(str(cell))
 
 
 @dataclass
@@ -225,6 +183,8 @@ def _typed(key: str, cell, game: Game):
     if trait.kind == "text":
         return text
     text = text.strip()
+    if len(text) > MAX_NUMBER_CHARS and trait.kind in ("integer", "number", "year_from") and _NUMBER.match(text):
+        raise MusterError(f"a number of {len(text):,} characters; the limit is {MAX_NUMBER_CHARS}", code="too-large")
     if trait.kind == "boolean":
         return _boolean(text)
     if trait.kind in ("integer", "number") and text not in trait.also:
@@ -247,7 +207,7 @@ def _typed(key: str, cell, game: Game):
 def _reserved(key, text: str):
     """A cell of a reserved card key (title, count, ...), typed by the key's kind in the spec."""
     if key.kind is INTEGER:
-        number = int(text.strip()) if _INTEGER.match(text.strip()) else None
+        number = int(text.strip()) if _INTEGER.match(text.strip()) and len(text) <= MAX_NUMBER_CHARS else None
         if number is None or not key.minimum <= number <= key.maximum:
             raise MusterError(f"expected a whole number of copies from {key.minimum} to {key.maximum}, "
                               f"got {describe(text.strip())}", code="wrong-type" if number is None else "out-of-range")

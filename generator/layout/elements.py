@@ -85,7 +85,7 @@ def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) 
         raise MusterError(f"src: no image '{src}' in the game folder or the bundled layouts", where, code="bad-image")
     problem = image_problem(path)
     if problem:
-        raise MusterError(f"src: '{src}': {problem}", where, code="bad-image")
+        raise MusterError(f"src: '{src}': {problem.message}", where, code=problem.code)
     return [Picture(path, values["x"], values["y"], values["w"], values["h"])]
 
 

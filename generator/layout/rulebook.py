@@ -6,13 +6,12 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass
 
-from ..core.errors import Finding, Location, MusterError
+from ..core.errors import Finding, Location
 from ..core.model import Game
 from ..core import sandbox
+from ..core.inputs import RULEBOOK, read_bytes
 from .context import card_values, game_context
 from ..core.sandbox import Record
-
-MAX_SOURCE_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -49,10 +48,7 @@ def rulebook_context(game: Game) -> dict:
 def render_text(game: Game) -> RulesText:
     """The rulebook's Markdown with every Jinja expression evaluated; errors name rules.md and the line."""
     book = game.rulebook
-    source = book.path.read_bytes()
-    if len(source) > MAX_SOURCE_BYTES:
-        raise MusterError(f"rulebook is {len(source)} bytes; the limit is {MAX_SOURCE_BYTES}", Location(book.path),
-                          code="rulebook-too-big")
+    source = read_bytes(book.path, RULEBOOK)
     try:
         with sandbox.time_limit():
             text = sandbox.environment().from_string(source.decode("utf-8")).render(rulebook_context(game))

@@ -19,6 +19,7 @@ DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
+MAX_SHOWN = 80  # characters of a value a message shows
 
 
 def describe(value) -> str:
@@ -29,7 +30,8 @@ def describe(value) -> str:
         return "a list"
     if value is None:
         return "nothing"
-    return repr(value)
+    shown = repr(value)  # a value of a million characters is shown by its start, so that the message stays a line
+    return shown if len(shown) <= MAX_SHOWN else f"{shown[:MAX_SHOWN]}... ({len(shown):,} characters)"
 
 
 def _text(value, key) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
+from ..core import fonts
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.files import confined
 from ..core.model import Game, Icon, Rulebook, frozen
@@ -131,10 +132,16 @@ def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> di
                 continue
             problem = image_problem(image_path)
             if problem:
-                reader.error(at(body, "image"), join(field, "image"), f"'{image}': {problem}", "bad-image")
+                reader.error(at(body, "image"), join(field, "image"), f"'{image}': {problem.message}", problem.code)
                 continue
-        result[str(name)] = Icon(str(name), None if glyph is None else str(glyph),
-                                 reader.value(body, ICON["font"], field), colour, image_path)
+        font = reader.value(body, ICON["font"], field)
+        if not fonts.known(font):  # checked here, as the rulebook and every card that shows the icon need it
+            names = list(fonts.font_book().files)
+            reader.error(at(body, "font"), join(field, "font"),
+                         f"unknown font '{font}'" + did_you_mean(font, names, f" (bundled: {', '.join(names)})"),
+                         "unknown-font")
+            continue
+        result[str(name)] = Icon(str(name), None if glyph is None else str(glyph), font, colour, image_path)
     return result
 
 
@@ -174,7 +181,7 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
     path = reader.attempt(at(body, "file"), "rulebook.file", confined, root, str(body.get("file")))
     if path is None:
         return None
-    if not path.is_file():
+    if not path.exists():  # a folder or a named pipe is refused when the rulebook is read (reading/inputs.py)
         reader.error(at(body, "file"), "rulebook.file", f"no file '{body['file']}' in {root.name}/", "missing-file")
         return None
     paper = reader.value(body, RULEBOOK["paper"], "rulebook", default=None)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..core.bundle import bundled_games_dir
 from ..core.errors import Location, MusterError, did_you_mean
+from ..core.inputs import IMAGE, opened
 
 
 def find_game(name_or_path: str | Path) -> Path:
@@ -33,22 +34,33 @@ def bundled_games() -> list[Path]:
 
 
 MAX_IMAGE_PIXELS = 40_000_000
+IMAGE_FORMATS = ("PNG", "JPEG", "GIF")
 
 
 @lru_cache(maxsize=256)
-def image_problem(path: Path) -> str | None:
-    """Why an image cannot be printed (missing, unreadable, not PNG/JPEG/GIF, too large), or None."""
+def image_problem(path: Path) -> MusterError | None:
+    """Why an image cannot be printed, or None: missing, not a regular file, over its size in bytes or pixels, not
+    PNG, JPEG or GIF, or not decodable to the end. Layouts, icons and the rulebook all check their images here."""
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
-    if not path.is_file():
-        return "no such file"
     try:
-        with Image.open(path) as image:
-            if image.format not in ("PNG", "JPEG", "GIF"):
-                return f"{image.format} images are not supported (use PNG or JPEG)"
-            if image.width * image.height > MAX_IMAGE_PIXELS:
-                return f"{image.width} x {image.height} pixels is over the limit of {MAX_IMAGE_PIXELS:,}"
-            image.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
-        return f"not a readable image ({type(exc).__name__})"
+        with opened(path, IMAGE) as handle, warnings.catch_warnings():
+            # Pillow warns of a likely decompression bomb from 89 megapixels (and refuses from twice that): past
+            # our own limit either way, so its warning is made an error rather than printed
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(handle, formats=IMAGE_FORMATS) as image:
+                if image.width * image.height > MAX_IMAGE_PIXELS:
+                    return MusterError(f"{image.width} x {image.height} pixels is over the limit of "
+                                       f"{MAX_IMAGE_PIXELS:,}", code="too-large")
+                image.load()  # decoded to the end: a truncated or corrupt image is found now, not while drawing
+    except MusterError as problem:
+        return problem
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return MusterError(f"over the limit of {MAX_IMAGE_PIXELS:,} pixels (a decompression bomb?)", code="too-large")
+    except UnidentifiedImageError:
+        return MusterError("not a readable image (not PNG, JPEG or GIF)", code="bad-image")
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        return MusterError(f"not a readable image ({type(exc).__name__}: {str(exc)[:100]})", code="bad-image")
     return None

@@ -7,14 +7,16 @@ from pathlib import Path
 import yaml
 
 from ..core.errors import Location, MusterError
+from ..core.inputs import YAML, read_bytes
 
 try:  # the C loader is several times faster; the pure one behaves the same
     _Base = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Base = yaml.SafeLoader
 
-MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_ALIASES = 100
+MAX_DEPTH = 64          # mappings and lists inside each other; a game's files need fewer than ten
+MAX_NUMBER_CHARS = 100  # a number written longer is a mistake, and Python refuses integers of 4,300 digits
 
 
 class Map(dict):
@@ -38,6 +40,7 @@ class Seq(list):
 
 _STR, _MAP, _SEQ, _MERGE = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq",
                             "tag:yaml.org,2002:merge")
+_NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _BUILDING = object()
 
 
@@ -47,7 +50,8 @@ class _Builder:
     PyYAML composes a tree of nodes for the whole file first and then walks it with a generic constructor; for a
     big deck the tree was most of the memory of loading and the walk most of its time. Here each value is made as
     its events arrive. Strings are taken as they are, other scalars by PyYAML's safe constructors, merge keys
-    (<<) as YAML 1.1 defines them; aliases are counted, and one inside its own anchor is refused.
+    (<<) as YAML 1.1 defines them; aliases are counted, and one inside its own anchor is refused. Nesting is
+    counted too: the builder recurses once a level, and Python stops at a thousand.
     """
 
     def __init__(self, loader, path: Path):
@@ -55,6 +59,7 @@ class _Builder:
         self.path = path
         self.anchors: dict = {}
         self.aliases = 0
+        self.depth = 0
         self.constructors = loader.yaml_constructors
 
     def at(self, event) -> Location:
@@ -80,11 +85,7 @@ class _Builder:
             tag = event.tag
             if tag is None or tag == "!":
                 tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-            if tag == _STR:
-                value = event.value
-            else:
-                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
-                value = self.constructors.get(tag, self.constructors[None])(self.loader, node)
+            value = event.value if tag == _STR else self._scalar(event, tag)
         elif kind is yaml.AliasEvent:
             self.aliases += 1
             if self.aliases > MAX_ALIASES:
@@ -106,10 +107,25 @@ class _Builder:
                 raise MusterError(f"unsupported YAML tag {tag}", self.at(event), code="unsupported-yaml")
             if event.anchor is not None:
                 self.anchors[event.anchor] = _BUILDING
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise MusterError(f"nested more than {MAX_DEPTH} deep: refused", self.at(event), code="too-deep")
             value = build(event)
+            self.depth -= 1
         if event.anchor is not None:
             self.anchors[event.anchor] = value
         return value
+
+    def _scalar(self, event, tag: str):
+        """A scalar that is not a string, made by PyYAML's safe constructor for its tag."""
+        if tag in _NUMBERS and len(event.value) > MAX_NUMBER_CHARS:
+            raise MusterError(f"a number of {len(event.value):,} characters; the limit is {MAX_NUMBER_CHARS}",
+                              self.at(event), code="too-large")
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        try:
+            return self.constructors.get(tag, self.constructors[None])(self.loader, node)
+        except (ValueError, OverflowError) as exc:  # a date such as 2024-13-45, which matches the pattern
+            raise MusterError(f"cannot read {event.value!r}: {exc}", self.at(event), code="bad-value") from None
 
     def _sequence(self, start) -> Seq:
         loader = self.loader
@@ -161,18 +177,9 @@ def load_yaml(path: Path):
     """The document in `path` as Map/Seq/scalars; any problem is a MusterError naming file and line."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_YAML_BYTES:
-            raise MusterError(f"file is {size} bytes; the limit is {MAX_YAML_BYTES}", Location(path), code="too-large")
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise MusterError("file not found", Location(path), code="missing-file") from None
-    except IsADirectoryError:
-        raise MusterError("expected a file, found a folder", Location(path), code="missing-file") from None
+        text = read_bytes(path, YAML).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MusterError(f"not UTF-8 text (byte {exc.start})", Location(path), code="bad-encoding") from None
-    except OSError as exc:
-        raise MusterError(f"cannot read: {exc.strerror}", Location(path), code="unreadable") from None
     loader = _Base(text)
     try:
         return _Builder(loader, path).document()

@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Iterator
 
 from ..core.display import Face
+from ..core.errors import Location, MusterError
+
+MAX_RASTER_PIXELS = 64_000_000  # an image written: about 190 MB a copy in RGB, and there are two while it is made
 
 
 def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
@@ -68,10 +71,16 @@ def png_bytes(image, dpi: int) -> bytes:
 
 
 def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]], size: tuple[float, float],
-                    bleed: float, reach: float, title: str) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
+                    bleed: float, reach: float, title: str, where: Location | None = None
+                    ) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
     """((face index, pixel size), image) for each face index at each pixel size asked for, one at a time (a
     deck at 1200 dpi does not fit in memory as images). The faces are drawn into a PDF in memory, then pdfium
-    rasterises its pages: nothing is written outside the output folder."""
+    rasterises its pages: nothing is written outside the output folder. Every size is held to MAX_RASTER_PIXELS
+    first, a MusterError at `where` (what sets the faces' size) when one is over it."""
+    for width, height in {px for sizes in wanted.values() for px in sizes}:
+        if width * height > MAX_RASTER_PIXELS:  # refused before pdfium takes 3 bytes a pixel, and Pillow as many
+            raise MusterError(f"an image of {width:,} x {height:,} pixels is over the limit of {MAX_RASTER_PIXELS:,} "
+                              "(a lower --dpi makes it smaller)", where, code="raster-too-big")
     order = sorted(wanted)
     buffer = io.BytesIO()
     write_face_pages(buffer, title, faces, order, size, bleed, reach)

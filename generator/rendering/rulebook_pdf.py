@@ -230,9 +230,10 @@ class Book:
         path = confined(self.game.root, source)
         if not path.is_file():
             raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path))
-        with PILImage.open(path) as picture:
+        with PILImage.open(path) as picture:  # checked before typesetting (checking/rulebook.py image_findings)
             w, h = picture.size
-        scale = min(1.0, width / w)
+        room = (self.paper[1] - 2 * self.margin) * mm - 12  # the frame's height less its padding: never too tall
+        scale = min(1.0, width / w, room / h)
         return Image(str(path), width=w * scale, height=h * scale)
 
     # -- the document

@@ -1,0 +1,105 @@
+"""The one way an input file is read: checked to be a regular file within the size limit of its kind, then read
+whole or handed over open.
+
+Game folders are shared between people, so every file in one is untrusted, and every reader comes through here:
+YAML files and layouts (sourcemap.load_yaml), images (resources.image_problem), the rulebook, fonts and
+spreadsheets. A named pipe, a device or a socket is refused before a byte is read (reading a pipe waits for a
+writer forever, a device may never end): the file is opened without blocking and its kind taken from the open
+descriptor, so that it cannot change between the check and the read. Paths reach here already confined to their
+folder (files.confined).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+from .errors import Location, MusterError
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What one kind of input file may be: what messages call it, its size limit in bytes, the code of a refusal."""
+
+    noun: str
+    limit: int
+    code: str = "too-large"
+
+
+YAML = Allowance("file", 4 * MIB)
+RULEBOOK = Allowance("rulebook", MIB, "rulebook-too-big")
+IMAGE = Allowance("image", 64 * MIB)
+FONT = Allowance("font file", 32 * MIB)
+SHEET = Allowance("spreadsheet", 16 * MIB)
+
+# O_NONBLOCK: opening a named pipe with no writer returns at once instead of waiting for one; it changes nothing
+# for a regular file, whose reads never block.
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_SPECIAL = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+            (stat.S_ISBLK, "a device"))
+
+
+@contextmanager
+def opened(path: Path, allowance: Allowance) -> Iterator[BinaryIO]:
+    """`path` open for reading bytes, once it is known to be a regular file no larger than the allowance; a
+    MusterError naming the file otherwise."""
+    where = Location(Path(path))
+    try:
+        descriptor = os.open(path, _FLAGS)
+    except FileNotFoundError:
+        raise MusterError("no such file", where, code="missing-file") from None
+    except OSError as exc:  # a socket cannot be opened at all: say what it is when that is why
+        kind = _kind(path)
+        if kind is not None:
+            _check(kind, allowance, where)
+        raise MusterError(f"cannot read: {exc.strerror or exc}", where, code="unreadable") from None
+    try:
+        _check(os.fstat(descriptor), allowance, where)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with os.fdopen(descriptor, "rb") as handle:
+        yield handle
+
+
+def read_bytes(path: Path, allowance: Allowance) -> bytes:
+    """The whole of `path`, checked as `opened` checks it; never more than the allowance's limit is read."""
+    with opened(path, allowance) as handle:
+        try:
+            data = handle.read(allowance.limit + 1)
+        except OSError as exc:
+            raise MusterError(f"cannot read: {exc.strerror or exc}", Location(Path(path)), code="unreadable") from None
+    if len(data) > allowance.limit:  # it grew after it was measured
+        raise _too_large(len(data), allowance, Location(Path(path)))
+    return data
+
+
+def _kind(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _check(status: os.stat_result, allowance: Allowance, where: Location) -> None:
+    mode = status.st_mode
+    if stat.S_ISDIR(mode):
+        raise MusterError("expected a file, found a folder", where, code="missing-file")
+    for test, kind in _SPECIAL:
+        if test(mode):
+            raise MusterError(f"{kind}, not a regular file: refused", where, code="not-a-regular-file")
+    if not stat.S_ISREG(mode):
+        raise MusterError("not a regular file: refused", where, code="not-a-regular-file")
+    if status.st_size > allowance.limit:
+        raise _too_large(status.st_size, allowance, where)
+
+
+def _too_large(size: int, allowance: Allowance, where: Location) -> MusterError:
+    return MusterError(f"{allowance.noun} is {size:,} bytes; the limit is {allowance.limit:,}", where,
+                       code=allowance.code)
