@@ -3,7 +3,6 @@ every templated value), the values coerced to their kinds, and each element draw
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Callable
 
 from ..core.display import Face, Turned
@@ -132,8 +131,8 @@ class Evaluator:
                     if "when" in element.fields and not _condition(element.fields["when"], scope):
                         continue
                     items.extend(self._draw(element, self._item_values(number, element, scope), scope, found))
-                except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError) as exc:
-                    code = "template-error" if isinstance(exc, sandbox.TemplateError) else "bad-value"
+                except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError, RecursionError) as exc:
+                    code = "bad-value" if isinstance(exc, (ValueError, TypeError, ArithmeticError)) else "template-error"
                     raise _failure(exc, element.where, code=code) from None
         return Face(self.canvas.size[0], self.canvas.size[1], tuple(items))
 
@@ -207,7 +206,7 @@ def _let(let: tuple[tuple[str, Value], ...], context: dict) -> dict:
         if name in context:
             raise MusterError(f"let: '{name}' is already a name templates see", value.where, code="bad-name")
         try:
-            context[name] = _expression(str(value.raw))(**context) if isinstance(value.raw, str) else value.raw
+            context[name] = sandbox.compile_expression(str(value.raw))(**context) if isinstance(value.raw, str) else value.raw
         except Exception as exc:  # any template failure is the layout author's to fix
             raise _failure(exc, value.where, f"let: {name}: ") from None
     return context
@@ -220,7 +219,7 @@ def _scopes(element: Element, context: dict):
         return
     repeat = element.fields["repeat"]
     try:
-        items = _expression(str(repeat.raw))(**context)
+        items = sandbox.compile_expression(str(repeat.raw))(**context)
         items = list(items) if not isinstance(items, (str, dict)) else None
     except Exception as exc:  # any template failure is the layout author's to fix
         raise _failure(exc, repeat.where, "repeat: ") from None
@@ -240,17 +239,13 @@ def _condition(value: Value, context: dict) -> bool:
     if isinstance(value.raw, bool):
         return value.raw
     try:
-        return bool(_expression(str(value.raw))(**context))
+        return bool(sandbox.compile_expression(str(value.raw))(**context))
     except Exception as exc:  # any template failure is the layout author's to fix
         raise _failure(exc, value.where, "when: ") from None
 
 
-@lru_cache(maxsize=1024)
-def _expression(source: str):
-    return sandbox.environment().compile_expression(source)
-
-
 def _failure(exc: Exception, where: Location, prefix: str = "", code: str = "template-error") -> MusterError:
-    """A failure of the layout's author to fix, as the error that says so: the first line of what went wrong."""
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return MusterError(prefix + text, where, code="time-limit" if isinstance(exc, sandbox.TimeLimit) else code)
+    """A failure of the layout's author to fix, as the error that says so: the first line of what went wrong, and
+    the limit when it was one."""
+    text, code = sandbox.failure(exc, code)
+    return MusterError(prefix + text, where, code=code)
