@@ -54,7 +54,7 @@ class Evaluator:
             if "repeat" in element.fields:
                 try:
                     self.repeated[number] = sandbox.compile_template(UNIT.join(str(element.fields[k].raw) for k in keys))
-                except sandbox.TemplateError:  # the per-value path will say which value, and where
+                except (sandbox.TemplateError, RecursionError):  # the per-value path says which value, and where
                     pass
                 continue
             body = RECORD + str(number) + "".join(UNIT + str(element.fields[k].raw) for k in keys)
@@ -67,7 +67,7 @@ class Evaluator:
         try:  # what the program writes is the same for every card of a deck unless it reads the card
             return (sandbox.compile_template(source), templated,
                     sandbox.may_read(source, "card") or bool(self.layout.let))
-        except sandbox.TemplateError:  # a broken value: the per-value path will say which, and where
+        except (sandbox.TemplateError, RecursionError):  # a broken value: the per-value path says which, and where
             return None, templated, True
 
     def _run_program(self, context: dict) -> tuple[str, dict[int, list[str]] | None]:
@@ -206,7 +206,8 @@ def _let(let: tuple[tuple[str, Value], ...], context: dict) -> dict:
         if name in context:
             raise MusterError(f"let: '{name}' is already a name templates see", value.where, code="bad-name")
         try:
-            context[name] = sandbox.compile_expression(str(value.raw))(**context) if isinstance(value.raw, str) else value.raw
+            raw = value.raw
+            context[name] = sandbox.compile_expression(str(raw))(**context) if isinstance(raw, str) else raw
         except Exception as exc:  # any template failure is the layout author's to fix
             raise _failure(exc, value.where, f"let: {name}: ") from None
     return context

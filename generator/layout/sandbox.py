@@ -17,6 +17,7 @@ from types import BuiltinMethodType, MethodType
 
 from jinja2 import StrictUndefined, Template, TemplateError, TemplateSyntaxError, nodes
 from jinja2.compiler import CodeGenerator, optimizeconst
+from jinja2.parser import Parser
 from jinja2.runtime import LoopContext, Macro, markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter, SecurityError
 from markupsafe import Markup
@@ -27,6 +28,7 @@ from .budget import TemplateBudget
 
 TIME_LIMIT = 60          # seconds one stage's templates may run in all
 MAX_LISTED = 12          # keys an error about a missing key lists
+MAX_NESTING = 16         # blocks ({% for %}, {% if %}, {% macro %}...) one inside another (Python: 20 loops)
 
 
 class Record(dict):
@@ -60,6 +62,10 @@ class Missing(StrictUndefined):
 
 class Forbidden(TemplateSyntaxError):
     """A template uses {% include %}, {% import %} or {% extends %}: no template reads another file."""
+
+
+class TooDeep(TemplateSyntaxError):
+    """A template's expressions are nested more deeply than Python's stack allows to read them."""
 
 
 class Generator(CodeGenerator):
@@ -130,6 +136,24 @@ class Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset(["*", "**", "+", "%"])
     concat = staticmethod(budget.concat)
     counted = staticmethod(budget.counted)
+
+    def _parse(self, source, name, filename):
+        """Jinja's parsing (Environment._parse), refusing what is nested too deeply to be compiled: expressions
+        beyond Python's stack (at the line where the parser gave up), blocks beyond MAX_NESTING."""
+        parser = Parser(self, source, name, filename)
+        try:
+            tree = parser.parse()
+        except RecursionError:
+            raise TooDeep("nested more deeply than a template may nest (a limit on templates)",
+                          parser.stream.current.lineno, name, filename) from None
+        pending = [(tree, 0)]
+        while pending:  # Python reads no more than 100 levels of indentation: blocks are held well within
+            node, depth = pending.pop()
+            if depth > MAX_NESTING:
+                raise TooDeep(f"blocks nested more than {MAX_NESTING} deep (a limit on templates)", node.lineno,
+                              name, filename)
+            pending.extend((child, depth + ("body" in child.fields)) for child in node.iter_child_nodes())
+        return tree
 
     def call_binop(self, context, operator, left, right):
         budget.check_operator(operator, left, right)
@@ -260,13 +284,11 @@ def time_limit(seconds: float | None = None):
 def failure(exc: BaseException, code: str = "template-error") -> tuple[str, str]:
     """What a template's failure says, in one line, and its finding code (`code` when it is none of the limits)."""
     if isinstance(exc, RecursionError):
-        return (f"templates nested too deeply (macros may call one another at most {budget.MAX_DEPTH} deep)",
-                "template-budget")
+        return "nested more deeply than a template may nest (a limit on templates)", "template-budget"
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    for kind, named in ((TimeLimit, "time-limit"), (TemplateBudget, "template-budget"), (Forbidden, "template-forbidden")):
-        if isinstance(exc, kind):
-            return text, named
-    return text, code
+    codes = ((TimeLimit, "time-limit"), (TemplateBudget, "template-budget"), (TooDeep, "template-budget"),
+             (Forbidden, "template-forbidden"))
+    return text, next((named for kind, named in codes if isinstance(exc, kind)), code)
 
 
 def template_line(exc: BaseException) -> int | None:
