@@ -100,9 +100,12 @@ def weigh(value, limit: int = MAX_SIZE) -> int:
     return total
 
 
+_SCALARS = frozenset([str, int, float, bool, type(None)])  # printed in what their size already bounds
+
+
 def printable(value):
     """What a template writes, weighed before it is made text (jinja's `finalize`)."""
-    if type(value) is not str:
+    if type(value) not in _SCALARS:
         need(weigh(value), "printing a value")
     return value
 
