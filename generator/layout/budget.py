@@ -92,7 +92,7 @@ def weigh(value, limit: int = MAX_SIZE) -> int:
             pending.extend(value.values())
         elif isinstance(value, Namespace):
             pending.append(value._Namespace__attrs)
-        elif isinstance(value, Collection) and not hasattr(value, "_undefined_name"):
+        elif isinstance(value, Collection) and not hasattr(value, "_undefined_name"):  # undefined: fails to print
             total += 2 + 2 * len(value)
             pending.extend(value)
         else:
@@ -145,7 +145,7 @@ def check_operator(operator: str, left, right) -> None:
         if isinstance(left, SEQUENCES) and isinstance(right, SEQUENCES):
             need(len(left) + len(right), "+")
     elif operator == "%":
-        if isinstance(left, str):
+        if isinstance(left, (str, bytes)):
             percent(left, right)
     elif operator == "**" and isinstance(right, (int, float)):
         if abs(right) > MAX_POWER:
@@ -158,24 +158,22 @@ _CONVERSION = re.compile(r"%(?:\((?P<key>[^)]*)\))?[-#0 +]*(?P<width>\*|\d+)?(?:
                          r"(?P<type>.)", re.S)
 
 
-def percent(template: str, values) -> None:
+def percent(template: str | bytes, values) -> None:
     """Checks `template % values` (and the `format` filter): each conversion's width, precision and value."""
-    positional = list(values) if isinstance(values, tuple) else [values]
+    if isinstance(template, bytes):
+        template = template.decode("latin-1")
+    positional = iter(values if isinstance(values, tuple) else (values,))
     size = len(template)
     for match in _CONVERSION.finditer(template):
         if match["type"] == "%":
             continue
-        widths = []
-        for part in (match["width"], match["precision"]):
-            if part == "*":
-                widths.append(positional.pop(0) if positional else 0)
-            elif part:
-                widths.append(_count(part))
+        widths = [next(positional, 0) if part == "*" else _count(part)
+                  for part in (match["width"], match["precision"]) if part]
         if match["key"] is not None and isinstance(values, Mapping):
             value = values.get(match["key"])
         else:
-            value = positional.pop(0) if positional else None
-        size += max([weigh(value)] + [_whole(w, "%") for w in widths])
+            value = next(positional, None)
+        size += max([weigh(value, MAX_SIZE - size)] + [_whole(width, "%") for width in widths])
         need(size, "%")
 
 
@@ -277,8 +275,8 @@ def _center(value, width=80):
 def _indent(value, width=4, first=False, blank=False):
     size = weigh(value)
     need(size, "indent")
-    step = len(width) if isinstance(width, str) else _whole(width, "width")
-    need(size + (str(value).count("\n") + 1) * step, "indent")
+    each = len(width) if isinstance(width, str) else _whole(width, "width")
+    need(size + (str(value).count("\n") + 1) * each, "indent")
     return value
 
 

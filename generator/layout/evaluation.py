@@ -3,6 +3,7 @@ every templated value), the values coerced to their kinds, and each element draw
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from ..core.display import Face, Turned
@@ -132,7 +133,7 @@ class Evaluator:
                         continue
                     items.extend(self._draw(element, self._item_values(number, element, scope), scope, found))
                 except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError, RecursionError) as exc:
-                    code = "bad-value" if isinstance(exc, (ValueError, TypeError, ArithmeticError)) else "template-error"
+                    code = "template-error" if isinstance(exc, sandbox.TemplateError) else "bad-value"
                     raise _failure(exc, element.where, code=code) from None
         return Face(self.canvas.size[0], self.canvas.size[1], tuple(items))
 
@@ -206,8 +207,7 @@ def _let(let: tuple[tuple[str, Value], ...], context: dict) -> dict:
         if name in context:
             raise MusterError(f"let: '{name}' is already a name templates see", value.where, code="bad-name")
         try:
-            raw = value.raw
-            context[name] = sandbox.compile_expression(str(raw))(**context) if isinstance(raw, str) else raw
+            context[name] = _expression(str(value.raw))(**context) if isinstance(value.raw, str) else value.raw
         except Exception as exc:  # any template failure is the layout author's to fix
             raise _failure(exc, value.where, f"let: {name}: ") from None
     return context
@@ -220,7 +220,7 @@ def _scopes(element: Element, context: dict):
         return
     repeat = element.fields["repeat"]
     try:
-        items = sandbox.compile_expression(str(repeat.raw))(**context)
+        items = _expression(str(repeat.raw))(**context)
         items = list(items) if not isinstance(items, (str, dict)) else None
     except Exception as exc:  # any template failure is the layout author's to fix
         raise _failure(exc, repeat.where, "repeat: ") from None
@@ -240,9 +240,14 @@ def _condition(value: Value, context: dict) -> bool:
     if isinstance(value.raw, bool):
         return value.raw
     try:
-        return bool(sandbox.compile_expression(str(value.raw))(**context))
+        return bool(_expression(str(value.raw))(**context))
     except Exception as exc:  # any template failure is the layout author's to fix
         raise _failure(exc, value.where, "when: ") from None
+
+
+@lru_cache(maxsize=1024)
+def _expression(source: str):
+    return sandbox.environment().compile_expression(source)
 
 
 def _failure(exc: Exception, where: Location, prefix: str = "", code: str = "template-error") -> MusterError:

@@ -65,7 +65,7 @@ class Forbidden(TemplateSyntaxError):
 
 
 class TooDeep(TemplateSyntaxError):
-    """A template's expressions are nested more deeply than Python's stack allows to read them."""
+    """A template's blocks or expressions are nested more deeply than Python can compile."""
 
 
 class Generator(CodeGenerator):
@@ -106,6 +106,10 @@ class _Measured:
     """A str.format formatter that checks each field's width and value before formatting it, and the total."""
 
     written = 0
+
+    def vformat(self, format_string, args, kwargs):
+        self.written = 0
+        return super().vformat(format_string, args, kwargs)
 
     def convert_field(self, value, conversion):
         budget.need(budget.weigh(value), "format()")
@@ -164,7 +168,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         budget.joined(parts)
         return (markup_join if self.autoescape else str_join)(parts)
 
-    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja's convention: no clash with kwargs)
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (named as Jinja does: a keyword may be any name)
         budget.step(budget.CALL_STEPS)
         if isinstance(__obj, (Macro, LoopContext)):  # a macro, or a recursive loop's next level
             if budget.spent.depth >= budget.MAX_DEPTH:
@@ -227,12 +231,6 @@ def environment(markdown: bool = False) -> Sandbox:
 def compile_template(source: str):
     """A compiled template for `source`; the same string is compiled once per process."""
     return environment().from_string(source)
-
-
-@lru_cache(maxsize=1024)
-def compile_expression(source: str):
-    """A compiled expression (`let:`, `when:`, `repeat:`), called with the names it may read."""
-    return environment().compile_expression(source)
 
 
 def may_read(source: str, name: str) -> bool:
@@ -300,6 +298,5 @@ def template_line(exc: BaseException) -> int | None:
     return frames[-1].lineno if frames else None
 
 
-__all__ = ["TemplateError", "SecurityError", "TimeLimit", "TemplateBudget", "Forbidden", "compile_expression",
-           "compile_template", "environment", "failure", "is_template", "may_read", "render", "template_line",
-           "time_limit"]
+__all__ = ["TemplateError", "SecurityError", "TimeLimit", "TemplateBudget", "Forbidden", "TooDeep", "compile_template",
+           "environment", "failure", "is_template", "may_read", "render", "template_line", "time_limit"]
