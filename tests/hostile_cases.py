@@ -21,7 +21,6 @@ from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, TIMEOUT, blank_png, 
                          game_from_spec, images_in, located, make_fifo, number, outline_titles, output_refused,
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
 
-ESCAPE = "issue 18: escape"
 OUTPUT = "issue 18: output folder"
 GLYPHS = "issue 18: missing glyphs"
 INTERNAL = "issue 18: internal error"
@@ -92,7 +91,7 @@ def escape_icon_font_draws_an_image(work):
     return build_args(game, work), check
 
 
-@generated(ESCAPE)
+@generated()
 def escape_icon_image_path_with_a_quote(work):
     """Beyond the issue's list: an icon image whose path holds a quote adds a second src to the <img> tag."""
     source = f'q" src="{secret_image(work)}'
@@ -106,7 +105,7 @@ def escape_icon_image_path_with_a_quote(work):
     return build_args(game, work), check
 
 
-@generated(ESCAPE)
+@generated()
 def escape_ampersand_in_a_heading(work):
     """Beyond the issue's list: '&' in a heading shows as '&amp;' in the contents and the bookmarks."""
     game = write_game(work / "tiny", rulebook="## Q & A <b>\n\nText.\n")
@@ -156,7 +155,7 @@ def escape_markup_on_cards_and_the_title_page(work):
     return build_args(game, work), check
 
 
-@generated(ESCAPE)
+@generated()
 def escape_markup_in_card_titles_listed_by_the_rulebook(work):
     """A card title that reaches the rulebook's Markdown through its template is read as Markdown (raw HTML, and
     dropped) today."""

@@ -105,7 +105,8 @@ def test_unicode_everywhere_builds_and_warns_about_missing_glyphs(make_game, tmp
 
 def test_endless_templates_are_stopped(make_game, monkeypatch):
     monkeypatch.setattr(sandbox, "TIME_LIMIT", 1)
-    loop = "{% for a in range(1000) %}{% for b in range(1000) %}{% for c in range(1000) %}{% endfor %}{% endfor %}{% endfor %}"
+    # within the budget's steps (a million turns), each slow: only the time limit stops it
+    loop = "{% for a in range(1000) %}{% for b in range(1000) %}{{ ('x' * 100000) | replace('x', 'yy') | length }}{% endfor %}{% endfor %}"
     folder = make_game({"face.yaml": f"elements:\n  - {{kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{loop}\"}}\n"})
     started = time.monotonic()
     code, output = run("validate", str(folder))

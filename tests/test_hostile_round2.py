@@ -28,7 +28,7 @@ from typing import Callable
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from hostile_cases import CASES, INTERNAL, OUTPUT, build_args
+from hostile_cases import CASES, OUTPUT, build_args
 from hostile_run import (FIFO, HANG, TIMEOUT, clean, game_from_spec, located, mentions, muster, no_crash, refused,
                          start, visible_files, write_game)
 
@@ -177,10 +177,10 @@ PARITY = {
                         "reds.yaml", None),
     "5000-digit-number": (dict(extra_card="  - {title: Big, type: U, force: " + "9" * 5000 + "}\n"), "reds.yaml",
                           None),
-    "include-in-the-rulebook": (dict(rulebook="{% include 'rules.md' %}\n"), "rules.md", INTERNAL),
+    "include-in-the-rulebook": (dict(rulebook="{% include 'rules.md' %}\n"), "rules.md", None),
     "template-budget-in-a-layout": (dict(files={"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, "
                                                              "text: \"{{ 'x' | center(10 ** 10) }}\"}\n"}),
-                                    "face.yaml", "issue 18: template budgets"),
+                                    "face.yaml", None),
 }
 
 
@@ -283,7 +283,6 @@ def templates(draw):
     return statement.replace("EXPR", expression).replace("K", str(draw(st.sampled_from([1, 10, 40, 1000]))))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 18: template budgets")
 @settings(max_examples=int(os.environ.get("MUSTER_HOSTILE_EXAMPLES", "30")), deadline=None, derandomize=True,
           database=None, phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
 @given(place=st.sampled_from(["layout", "rulebook", "game.yaml"]), template=templates())

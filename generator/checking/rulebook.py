@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from ..core.errors import Finding, Location, MusterError, has_errors
@@ -76,7 +77,8 @@ def coverage(game: Game, text: str) -> list[Finding]:
 
 
 def listed_titles(text: str) -> set[str]:
-    """What the rendered Markdown lists: every table cell and every list item, markup stripped."""
+    """What the rendered Markdown lists: every table cell and every list item, markup stripped and the entities
+    its template escaped the printed values with read back."""
     entries = set()
     for line in text.splitlines():
         stripped = line.strip()
@@ -85,4 +87,4 @@ def listed_titles(text: str) -> set[str]:
         elif _LIST_ITEM.match(stripped):
             item = _LIST_ITEM.sub("", stripped)
             entries.add(_CELL_MARKUP.sub("", re.split(r"[:(—–]| - ", item)[0]).strip())
-    return entries
+    return {html.unescape(entry) for entry in entries}

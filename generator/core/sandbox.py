@@ -1,23 +1,34 @@
-"""The one Jinja environment user templates run in: immutable sandbox, strict undefined, bounded work."""
+"""The Jinja environments user templates run in: immutable sandbox, strict undefined names, no template reading
+another, and a budget (budget.py) of steps, sizes and depth for every run, besides the time limit of a stage.
+
+environment() serves layouts and game.yaml; environment(markdown=True) serves rulebooks, whose printed values are
+escaped as HTML entities, which Markdown reads as the characters themselves: a card titled "<b>" is printed as
+that text, not read as markup."""
 
 from __future__ import annotations
 
 import re
 import signal
 import threading
+import traceback
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, update_wrapper, wraps
+from types import BuiltinMethodType, MethodType
 
-from jinja2 import StrictUndefined, TemplateError
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2 import StrictUndefined, Template, TemplateError, TemplateSyntaxError, nodes
+from jinja2.compiler import CodeGenerator, optimizeconst
+from jinja2.parser import Parser
+from jinja2.runtime import LoopContext, Macro, markup_join, str_join
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter, SecurityError
+from markupsafe import Markup
 
+from . import budget
+from .budget import TemplateBudget
 from .errors import did_you_mean
 
-MAX_RANGE = 1000
-MAX_SEQUENCE = 100_000   # items or characters a * may produce
-MAX_POWER = 10_000       # the largest exponent ** accepts
 TIME_LIMIT = 60          # seconds one stage's templates may run in all
 MAX_LISTED = 12          # keys an error about a missing key lists
+MAX_NESTING = 16         # blocks ({% for %}, {% if %}, {% macro %}...) one inside another (Python: 20 loops)
 
 
 class Record(dict):
@@ -49,32 +60,170 @@ class Missing(StrictUndefined):
         return super()._undefined_message
 
 
-def _safe_range(*args):
-    result = range(*args)
-    if len(result) > MAX_RANGE:
-        raise SecurityError(f"range() is limited to {MAX_RANGE} items")
-    return result
+class Forbidden(TemplateSyntaxError):
+    """A template uses {% include %}, {% import %} or {% extends %}: no template reads another file."""
+
+
+class TooDeep(TemplateSyntaxError):
+    """A template's blocks or expressions are nested more deeply than Python can compile."""
+
+
+class Generator(CodeGenerator):
+    """Jinja's code generator, with the budget's hooks: loops count their turns, `~` is weighed before it joins,
+    and the statements that read other templates are refused."""
+
+    def visit_For(self, node, frame):
+        counted = nodes.Call(nodes.EnvironmentAttribute("counted", lineno=node.iter.lineno), [node.iter], [], None,
+                             None, lineno=node.iter.lineno)
+        super().visit_For(nodes.For(node.target, counted, node.body, node.else_, node.test, node.recursive,
+                                    lineno=node.lineno), frame)
+
+    @optimizeconst
+    def visit_Concat(self, node, frame):
+        self.write("environment.join_text((")
+        for argument in node.nodes:
+            self.visit(argument, frame)
+            self.write(", ")
+        self.write("))")
+
+    def _refuse(self, node, frame):
+        statement = {"Include": "include", "Import": "import", "FromImport": "from ... import",
+                     "Extends": "extends"}[type(node).__name__]
+        raise Forbidden(f"{{% {statement} %}} is not allowed: a template may not read another file", node.lineno)
+
+    visit_Include = visit_Import = visit_FromImport = visit_Extends = _refuse
+
+
+class Budgeted(Template):
+    """A compiled template whose every run (render, or an expression's call) starts with a fresh budget."""
+
+    def new_context(self, vars=None, shared=False, locals=None):
+        budget.start()
+        return super().new_context(vars, shared, locals)
+
+
+class _Measured:
+    """A str.format formatter that checks each field's width and value before formatting it, and the total."""
+
+    written = 0
+
+    def vformat(self, format_string, args, kwargs):
+        self.written = 0
+        return super().vformat(format_string, args, kwargs)
+
+    def convert_field(self, value, conversion):
+        budget.need(budget.weigh(value), "format()")
+        return super().convert_field(value, conversion)
+
+    def format_field(self, value, format_spec):
+        budget.format_spec(format_spec)
+        budget.need(budget.weigh(value), "format()")
+        text = super().format_field(value, format_spec)
+        self.written += len(text)
+        budget.need(self.written, "format()")
+        return text
+
+
+class _MeasuredFormatter(_Measured, SandboxedFormatter):
+    pass
+
+
+class _MeasuredEscapeFormatter(_Measured, SandboxedEscapeFormatter):
+    pass
 
 
 class Sandbox(ImmutableSandboxedEnvironment):
-    """No attribute of Python's internals, no mutation, and no operator that can eat the machine's memory."""
+    """No attribute of Python's internals, no mutation, and nothing built or done over the template's budget."""
 
-    intercepted_binops = frozenset(["*", "**"])
+    code_generator_class = Generator
+    template_class = Budgeted
+    intercepted_binops = frozenset(["*", "**", "+", "%"])
+    concat = staticmethod(budget.concat)
+    counted = staticmethod(budget.counted)
+
+    def _parse(self, source, name, filename):
+        """Jinja's parsing (Environment._parse), refusing what is nested too deeply to be compiled: expressions
+        beyond Python's stack (at the line where the parser gave up), blocks beyond MAX_NESTING."""
+        parser = Parser(self, source, name, filename)
+        try:
+            tree = parser.parse()
+        except RecursionError:
+            raise TooDeep("nested more deeply than a template may nest (a limit on templates)",
+                          parser.stream.current.lineno, name, filename) from None
+        pending = [(tree, 0)]
+        while pending:  # Python reads no more than 100 levels of indentation: blocks are held well within
+            node, depth = pending.pop()
+            if depth > MAX_NESTING:
+                raise TooDeep(f"blocks nested more than {MAX_NESTING} deep (a limit on templates)", node.lineno,
+                              name, filename)
+            pending.extend((child, depth + ("body" in child.fields)) for child in node.iter_child_nodes())
+        return tree
 
     def call_binop(self, context, operator, left, right):
-        if operator == "*":
-            for sequence, times in ((left, right), (right, left)):
-                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) and len(sequence) * times > MAX_SEQUENCE:
-                    raise SecurityError(f"a repeated sequence is limited to {MAX_SEQUENCE} items")
-        if operator == "**" and isinstance(right, (int, float)) and abs(right) > MAX_POWER:
-            raise SecurityError(f"exponents are limited to {MAX_POWER}")
-        return super().call_binop(context, operator, left, right)
+        budget.check_operator(operator, left, right)
+        return budget.measured(super().call_binop(context, operator, left, right), operator)
+
+    def join_text(self, parts: tuple) -> str:
+        """`a ~ b ~ ...`: Jinja's, once weighed."""
+        budget.joined(parts)
+        return (markup_join if self.autoescape else str_join)(parts)
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (named as Jinja does: a keyword may be any name)
+        budget.step(budget.CALL_STEPS)
+        if isinstance(__obj, (Macro, LoopContext)):  # a macro, or a recursive loop's next level
+            if budget.spent.depth >= budget.MAX_DEPTH:
+                raise TemplateBudget(f"macros may call one another at most {budget.MAX_DEPTH} deep "
+                                     "(a limit on templates)")
+            if isinstance(__obj, LoopContext):
+                args = (budget.counted(args[0]),) + args[1:]
+            budget.spent.depth += 1
+            try:
+                return super().call(__context, __obj, *args, **kwargs)
+            finally:
+                budget.spent.depth -= 1
+        args = budget.method_arguments(__obj, args, kwargs)
+        return budget.measured(super().call(__context, __obj, *args, **kwargs), "a call")
+
+    def wrap_str_format(self, value):
+        """str.format and str.format_map, sandboxed as Jinja does, and measured."""
+        text = getattr(value, "__self__", None)
+        if not (isinstance(value, (MethodType, BuiltinMethodType)) and isinstance(text, str)
+                and value.__name__ in ("format", "format_map")):
+            return None
+        formatter = (_MeasuredEscapeFormatter(self, escape=text.escape) if isinstance(text, Markup)
+                     else _MeasuredFormatter(self))
+
+        def measured(*args, **kwargs):
+            if value.__name__ == "format_map":
+                if kwargs or len(args) != 1:
+                    raise TypeError("format_map() takes exactly one argument")
+                args, kwargs = (), args[0]
+            return budget.measured(type(text)(formatter.vformat(text, args, kwargs)), "format()")
+
+        return update_wrapper(measured, value)
 
 
-@lru_cache(maxsize=1)
-def environment() -> Sandbox:
-    env = Sandbox(undefined=Missing, autoescape=False, keep_trailing_newline=False, cache_size=4096)
-    env.globals.update(range=_safe_range)  # keeps Jinja's other globals: dict, namespace, cycler, joiner
+def _guarded(name: str, function):
+    """A filter, its input and arguments checked first (budget.FILTERS) and its result measured."""
+    check = budget.FILTERS.get(name)
+    offset = 1 if getattr(function, "jinja_pass_arg", None) is not None else 0
+
+    @wraps(function)
+    def run(*args, **kwargs):
+        if check is not None and len(args) > offset:
+            args = args[:offset] + (check(*args[offset:], **kwargs),) + args[offset + 1:]
+        return budget.measured(function(*args, **kwargs), name)
+
+    return run
+
+
+@lru_cache(maxsize=2)
+def environment(markdown: bool = False) -> Sandbox:
+    """The environment of layouts and game.yaml, or with `markdown` of rulebooks (printed values escaped)."""
+    env = Sandbox(undefined=Missing, autoescape=markdown, keep_trailing_newline=False, cache_size=4096,
+                  finalize=budget.printable)
+    env.globals.update(range=budget.bounded_range, lipsum=budget.lipsum)  # keeps dict, namespace, cycler, joiner
+    env.filters = {name: _guarded(name, function) for name, function in env.filters.items()}
     return env
 
 
@@ -103,11 +252,16 @@ class TimeLimit(SecurityError):
     """Templates ran longer than TIME_LIMIT seconds: a loop without a useful end."""
 
 
+_timing = threading.local()
+
+
 @contextmanager
 def time_limit(seconds: float | None = None):
-    """Stops templates that run too long, by an alarm; where there is none (other threads, Windows), no limit."""
+    """Stops templates that run too long, by an alarm; where there is none (other threads, Windows), no limit.
+    Within a time limit already running, another adds nothing: the stage's limit holds for all."""
     seconds = seconds or TIME_LIMIT
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if (getattr(_timing, "running", False) or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
         yield
         return
 
@@ -116,12 +270,33 @@ def time_limit(seconds: float | None = None):
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
+    _timing.running = True
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        _timing.running = False
 
 
-__all__ = ["TemplateError", "SecurityError", "TimeLimit", "compile_template", "environment", "is_template", "may_read",
-           "render", "time_limit"]
+def failure(exc: BaseException, code: str = "template-error") -> tuple[str, str]:
+    """What a template's failure says, in one line, and its finding code (`code` when it is none of the limits)."""
+    if isinstance(exc, RecursionError):
+        return "nested more deeply than a template may nest (a limit on templates)", "template-budget"
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    codes = ((TimeLimit, "time-limit"), (TemplateBudget, "template-budget"), (TooDeep, "template-budget"),
+             (Forbidden, "template-forbidden"))
+    return text, next((named for kind, named in codes if isinstance(exc, kind)), code)
+
+
+def template_line(exc: BaseException) -> int | None:
+    """The line of the template a failure happened on, when it says."""
+    line = getattr(exc, "lineno", None)
+    if line:
+        return line
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if frame.filename == "<template>"]
+    return frames[-1].lineno if frames else None
+
+
+__all__ = ["TemplateError", "SecurityError", "TimeLimit", "TemplateBudget", "Forbidden", "TooDeep", "compile_template",
+           "environment", "failure", "is_template", "may_read", "render", "template_line", "time_limit"]

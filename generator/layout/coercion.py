@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 from ..core import fonts
 from ..core.units import parse_length
 from ..reading.kinds import COLOUR
 from .files import CHOICES, MAX_COUNT
 
 BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
+MAX_NUMBER = 1000  # a `number` field's (sizes in points, leading): text is shrunk to fit from it in small steps
 
 
 def coerce(kind: str, raw, colours: dict[str, str]):
@@ -15,7 +18,10 @@ def coerce(kind: str, raw, colours: dict[str, str]):
     if kind == "length":
         return parse_length(raw, bare_unit="mm")
     if kind == "number":
-        return float(raw)
+        number = float(raw)
+        if not (math.isfinite(number) and abs(number) <= MAX_NUMBER):
+            raise ValueError(f"expected a number from -{MAX_NUMBER} to {MAX_NUMBER}, got {raw!r}")
+        return number
     if kind == "bool":
         return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("true", "yes", "1")
     if kind == "colour":

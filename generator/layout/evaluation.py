@@ -55,7 +55,7 @@ class Evaluator:
             if "repeat" in element.fields:
                 try:
                     self.repeated[number] = sandbox.compile_template(UNIT.join(str(element.fields[k].raw) for k in keys))
-                except sandbox.TemplateError:  # the per-value path will say which value, and where
+                except (sandbox.TemplateError, RecursionError):  # the per-value path says which value, and where
                     pass
                 continue
             body = RECORD + str(number) + "".join(UNIT + str(element.fields[k].raw) for k in keys)
@@ -68,7 +68,7 @@ class Evaluator:
         try:  # what the program writes is the same for every card of a deck unless it reads the card
             return (sandbox.compile_template(source), templated,
                     sandbox.may_read(source, "card") or bool(self.layout.let))
-        except sandbox.TemplateError:  # a broken value: the per-value path will say which, and where
+        except (sandbox.TemplateError, RecursionError):  # a broken value: the per-value path says which, and where
             return None, templated, True
 
     def _run_program(self, context: dict) -> tuple[str, dict[int, list[str]] | None]:
@@ -132,7 +132,7 @@ class Evaluator:
                     if "when" in element.fields and not _condition(element.fields["when"], scope):
                         continue
                     items.extend(self._draw(element, self._item_values(number, element, scope), scope, found))
-                except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError) as exc:
+                except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError, RecursionError) as exc:
                     code = "template-error" if isinstance(exc, sandbox.TemplateError) else "bad-value"
                     raise _failure(exc, element.where, code=code) from None
         return Face(self.canvas.size[0], self.canvas.size[1], tuple(items))
@@ -251,6 +251,7 @@ def _expression(source: str):
 
 
 def _failure(exc: Exception, where: Location, prefix: str = "", code: str = "template-error") -> MusterError:
-    """A failure of the layout's author to fix, as the error that says so: the first line of what went wrong."""
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return MusterError(prefix + text, where, code="time-limit" if isinstance(exc, sandbox.TimeLimit) else code)
+    """A failure of the layout's author to fix, as the error that says so: the first line of what went wrong, and
+    the limit when it was one."""
+    text, code = sandbox.failure(exc, code)
+    return MusterError(prefix + text, where, code=code)

@@ -1,9 +1,12 @@
-"""Rulebooks' text: Markdown with Jinja from the game folder, rendered. checking/rulebook.py checks it;
-rendering/rulebook_pdf.py typesets it."""
+"""Rulebooks' text: Markdown with Jinja from the game folder, rendered, and held within what can be typeset.
+checking/rulebook.py checks it; rendering/rulebook_pdf.py typesets it.
+
+The values a rulebook's template prints are escaped (sandbox.environment(markdown=True)), so that a card's title
+is printed as it is written, whatever it holds: Markdown reads the entities as the characters themselves."""
 
 from __future__ import annotations
 
-import traceback
+import re
 from dataclasses import dataclass
 
 from ..core.errors import Finding, Location
@@ -12,6 +15,13 @@ from ..core import sandbox
 from ..core.inputs import RULEBOOK, read_bytes
 from .context import card_values, game_context
 from ..core.sandbox import Record
+
+# The rendered text, before it is typeset (a few seconds at most, at a millisecond or so a block): its size is
+# the template's (budget.MAX_SIZE), and then
+MAX_LINES = 20_000
+MAX_HEADINGS = 1_000     # lines that may be headings: each is a bookmark and a line of the contents
+MAX_TABLE_ROWS = 5_000   # lines with a |: long tables cost more than their length to split across pages
+_HEADING = re.compile(r"^ {0,3}(#|=+ *$|-+ *$)", re.MULTILINE)
 
 
 @dataclass
@@ -46,24 +56,37 @@ def rulebook_context(game: Game) -> dict:
 
 
 def render_text(game: Game) -> RulesText:
-    """The rulebook's Markdown with every Jinja expression evaluated; errors name rules.md and the line."""
+    """The rulebook's Markdown with every Jinja expression evaluated; errors name rules.md and the line, and the
+    limit when one was passed."""
     book = game.rulebook
     source = read_bytes(book.path, RULEBOOK)
     try:
-        with sandbox.time_limit():
-            text = sandbox.environment().from_string(source.decode("utf-8")).render(rulebook_context(game))
+        source = source.decode("utf-8")
     except UnicodeDecodeError as exc:
         return RulesText("", [Finding("error", Location(book.path), "rulebook", f"not UTF-8 text (byte {exc.start})",
                                       "not-utf8")])
-    except sandbox.TemplateError as exc:
-        line = getattr(exc, "lineno", None) or _template_line(exc)
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        code = "time-limit" if isinstance(exc, sandbox.TimeLimit) else "template-error"
+    context = rulebook_context(game)
+    try:
+        with sandbox.time_limit():
+            text = sandbox.environment(markdown=True).from_string(source).render(context)
+    except Exception as exc:  # any failure of the template is the rulebook author's to fix
+        message, code = sandbox.failure(exc)
+        line = sandbox.template_line(exc)
         return RulesText("", [Finding("error", Location(book.path, line or 0, 1 if line else 0), "rulebook", message,
                                       code)])
+    problem = _too_big(text)
+    if problem:
+        return RulesText("", [Finding("error", Location(book.path), "rulebook", problem, "rulebook-too-big")])
     return RulesText(text, [])
 
 
-def _template_line(exc: BaseException) -> int | None:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "<template>"]
-    return frames[-1].lineno if frames else None
+def _too_big(text: str) -> str | None:
+    """What of the rendered text is over the limits of what is typeset, counted on its lines (an upper bound: a
+    line with a | need not be a table's row). The text is at most budget.MAX_SIZE characters: counting is quick."""
+    lines = text.splitlines()
+    counts = (("lines", len(lines), MAX_LINES), ("headings", len(_HEADING.findall(text)), MAX_HEADINGS),
+              ("table rows", sum("|" in line for line in lines), MAX_TABLE_ROWS))
+    for what, count, limit in counts:
+        if count > limit:
+            return f"the rulebook's text, once its templates have run, has {count:,} {what}; the limit is {limit:,}"
+    return None

@@ -16,11 +16,15 @@ from .spec import BOARD, BOARD_SHAPES, GAME, GRID, MAX_BOARD_MM, MIN_BOARD_MM, P
 
 def board_size(value, constants: dict) -> tuple[float, float]:
     """A board's size: "277mm x 190mm", or a template over the constants that gives one."""
-    try:
-        if sandbox.is_template(value):
+    if sandbox.is_template(value):
+        try:
             value = sandbox.render(value, {"constants": dict(constants)})
+        except Exception as exc:  # any failure of the template is the game's author's to fix
+            message, code = sandbox.failure(exc, "bad-template")
+            raise MusterError(message, code=code) from None
+    try:
         return parse_size(value, {})
-    except (sandbox.TemplateError, TypeError, ArithmeticError) as exc:
+    except (TypeError, ArithmeticError) as exc:
         raise MusterError(str(exc), code="bad-template") from None
     except ValueError as exc:
         raise MusterError(str(exc), code="bad-size") from None

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..core.errors import MusterError
+from ..core import fonts
+from ..core.errors import MusterError, did_you_mean
 from ..core.units import CARD_SIZES, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -40,6 +41,15 @@ def _text(value, key) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     raise MusterError(f"expected text, got {describe(value)}", code="wrong-type")
+
+
+def _font(value, key) -> str:
+    name = _text(value, key)
+    if not fonts.known(name):
+        bundled = fonts.font_book().files
+        hint = did_you_mean(name, bundled, f" (bundled: {', '.join(bundled)})")
+        raise MusterError(f"unknown font '{name}'{hint}", code="unknown-font")
+    return name
 
 
 def _integer(value, key) -> int:
@@ -127,7 +137,7 @@ INTEGER = Kind("integer", "integer", _integer)
 NUMBER = Kind("number", "number", _number)
 BOOLEAN = Kind("boolean", "true or false", _boolean)
 CHOICE = Kind("choice", "one of", _choice)
-FONT = Kind("font", "bundled font", _text)                           # checked when a layout uses it
+FONT = Kind("font", "bundled font", _font)
 LENGTH = Kind("length", "length", _length)
 FACE_SIZE = Kind("size", "size", _face_size)
 HEX_COLOUR = Kind("colour", "colour", _colour)

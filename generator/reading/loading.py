@@ -10,6 +10,7 @@ from ..core import fonts
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.files import confined
 from ..core.model import Game, Icon, Rulebook, frozen
+from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
 from .kinds import COLOUR, HEX_COLOUR, NAME, describe
@@ -41,10 +42,11 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     colours = _colours(reader, data)
     icons = _icons(reader, data, root, colours)
     decks = read_decks(reader, data, root, traits, vocabularies, card_size)
-    rules = read_rules(reader, data, traits, decks, constants)
-    game_variants = read_variants(reader, data, traits, vocabularies)
-    tables = _tables(reader, data)
-    boards = read_boards(reader, data, constants)
+    with sandbox.time_limit():  # the templates of game.yaml (rules' numbers, boards' sizes) share one time limit
+        rules = read_rules(reader, data, traits, decks, constants)
+        game_variants = read_variants(reader, data, traits, vocabularies)
+        tables = _tables(reader, data)
+        boards = read_boards(reader, data, constants)
     rulebook = _rulebook(reader, data, root)
     for name in variants:
         if name not in game_variants:

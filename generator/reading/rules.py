@@ -23,8 +23,9 @@ def formula(value, constants: dict):
         try:
             value = sandbox.render(value, {"constants": dict(constants)}).strip()
             value = float(value) if "." in value else int(value)
-        except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError) as exc:
-            raise MusterError(f"cannot evaluate: {exc}", code="bad-template") from None
+        except Exception as exc:  # any failure of the template is the game's author's to fix
+            message, code = sandbox.failure(exc, "bad-template")
+            raise MusterError(f"cannot evaluate: {message}", code=code) from None
     return NUMBER.read(value)
 
 

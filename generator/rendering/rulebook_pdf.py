@@ -1,7 +1,12 @@
-"""Rulebooks typeset with reportlab's platypus into the bytes of rules.pdf; imported only when a rulebook is built."""
+"""Rulebooks typeset with reportlab's platypus into the bytes of rules.pdf; imported only when a rulebook is built.
+
+Platypus reads paragraphs as markup (<b>, <font name=...>, <img src=...>): every text that reaches it is escaped
+here, in content and in attributes alike, so that the rulebook's text and the game's data print as written and
+never name a font or draw an image."""
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from typing import BinaryIO
@@ -16,7 +21,7 @@ from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, Frame, HRFlowable, Image, KeepTogether, ListFlowable, ListItem,
                                 NextPageTemplate, PageBreak, PageTemplate, Paragraph, Preformatted, Spacer, Table,
                                 TableStyle)
-from reportlab.platypus.doctemplate import BaseDocTemplate
+from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 
 from ..core import fonts
 from ..core.errors import Location, MusterError
@@ -28,6 +33,38 @@ PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
 _ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
 HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
+FRAME_PADDING = 6.0  # points: the frame's padding on each side (platypus's default)
+CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column must be wider
+ROW_SPLIT = 36.0  # points: the least of a row taller than a page that is left at the foot of one
+MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
+
+
+def attribute(text: str) -> str:
+    """`text` as the value of a markup attribute, between double quotes."""
+    return escape(text, {'"': "&quot;"})
+
+
+def plain(markup: str) -> str:
+    """The text of paragraph markup, as drawn: tags left out, entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+class SplitTable(Table):
+    """A table (or an example's box) whose rows split across pages only when one is taller than a whole page,
+    where platypus would give up; anywhere else it moves to the next page as a table does."""
+
+    def __init__(self, *args, page_height: float = 0.0, **kwargs):
+        super().__init__(*args, **kwargs)  # platypus makes the parts of a split table without page_height
+        self.page_height = page_height
+
+    def split(self, available_width, available_height):
+        parts = super().split(available_width, available_height)
+        if not parts and not self.splitInRow and available_height >= self.page_height - 1:
+            self.splitInRow = ROW_SPLIT
+            parts = super().split(available_width, available_height)
+        for part in parts:
+            part.page_height = self.page_height
+        return parts
 
 
 class Book:
@@ -43,6 +80,7 @@ class Book:
         small = paper[0] < 160
         body = 9 if small else 10
         self.margin = 14.0 if small else 20.0  # mm
+        self.page_height = (paper[1] - 2 * self.margin) * mm - 2 * FRAME_PADDING  # points: room in a frame
         ink = "#1d1d1b"
 
         def style(name, font, size, leading, **extra):
@@ -102,11 +140,12 @@ class Book:
         def glyph(match):
             icon = self.game.icons.get(match.group(1))
             if icon is None:
-                raise MusterError(f"unknown icon '{match.group(1)}' in the rulebook", Location(self.game.rulebook.path))
+                raise MusterError(f"unknown icon '{match.group(1)}' in the rulebook", Location(self.game.rulebook.path),
+                                  code="unknown-icon")
             if icon.image is not None:
-                return f'<img src="{escape(str(icon.image))}" width="9" height="9" valign="middle"/>'
-            colour = f' color="{icon.colour}"' if icon.colour else ""
-            return f'<font name="{icon.font}"{colour}>{escape(icon.glyph or "")}</font>'
+                return f'<img src="{attribute(str(icon.image))}" width="9" height="9" valign="middle"/>'
+            colour = f' color="{attribute(icon.colour)}"' if icon.colour else ""
+            return f'<font name="{attribute(icon.font)}"{colour}>{escape(icon.glyph or "")}</font>'
 
         return _ICON.sub(glyph, text)
 
@@ -155,13 +194,13 @@ class Book:
             self.numbers[deeper] = 0
         number = ".".join(str(n) for n in self.numbers[:level])
         paragraph = Paragraph(f"{number}&nbsp;&nbsp;{markup}", self.styles[level])
-        plain = re.sub(r"<[^>]+>", "", markup)
-        paragraph.toc = (level - 1, f"{number}  {plain}", f"section-{number}")
+        paragraph.toc = (level - 1, f"{number}  {plain(markup)}", f"section-{number}")
         return paragraph
 
     def listing(self, node, width: float):
 
-        items = [ListItem(self.blocks(item.children, width - 16, "item"), leftIndent=14) for item in node.children]
+        items = [ListItem(self.blocks(item.children, width - 16, "item") or [Spacer(0, 0)], leftIndent=14)
+                 for item in node.children]
         size = self.styles["body"].fontSize
         if node.type == "ordered_list":
             start = str(node.attrs.get("start", 1) or 1)
@@ -180,7 +219,8 @@ class Book:
                 style = self.styles["head" if section.type == "thead" else "cell"]
                 rows.append([Paragraph(self.inline(cell.children[0]) if cell.children else "", style) for cell in row.children])
                 header_rows += section.type == "thead"
-        table = Table(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT")
+        table = SplitTable(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT",
+                           page_height=self.page_height)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), "#3b3a36"),
             ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), ["#ffffff", "#efece4"]),
@@ -194,26 +234,37 @@ class Book:
 
     def column_widths(self, rows: list, width: float) -> list[float]:
         """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
-        proportion to how much text each column holds."""
+        proportion to how much text each column holds; when the longest words do not fit, every column wider than
+        its padding at least (else the table cannot be typeset)."""
 
         padding = 13.0  # points: the cell's left and right padding, and a little air
         columns = max(len(r) for r in rows)
+        if columns * (CELL_PADDING + 1) > width:
+            raise MusterError(f"a table of {columns} columns is wider than the page: at most "
+                              f"{int(width // (CELL_PADDING + 1))} fit", Location(self.game.rulebook.path),
+                              code="rulebook-layout")
         floors, amounts = [], []
         for i in range(columns):
             cells = [r[i] for r in rows if i < len(r)]
-            plain = [re.sub(r"<[^>]+>", "", c.text) for c in cells]
-            longest = max((stringWidth(w, c.style.fontName, c.style.fontSize) for c, t in zip(cells, plain)
+            texts = [plain(c.text) for c in cells]
+            longest = max((stringWidth(w, c.style.fontName, c.style.fontSize) for c, t in zip(cells, texts)
                            for w in t.split()), default=0.0)
             floors.append(longest + padding)
-            amounts.append(max(len(t) for t in plain) + 4)
+            amounts.append(max(len(t) for t in texts) + 4)
         spare = width - sum(floors)
         if spare <= 0:
-            return [width * f / sum(floors) for f in floors]
+            shared = [width * f / sum(floors) for f in floors]
+            if min(shared) > CELL_PADDING:
+                return shared
+            narrowest = CELL_PADDING + 1
+            return [narrowest + (width - columns * narrowest) * (f - narrowest) / (sum(floors) - columns * narrowest)
+                    for f in floors]
         return [f + spare * a / sum(amounts) for f, a in zip(floors, amounts)]
 
     def example(self, node, width: float):
 
-        box = Table([[self.blocks(node.children, width - 16)]], colWidths=[width], hAlign="LEFT")
+        box = SplitTable([[self.blocks(node.children, width - 16)]], colWidths=[width], hAlign="LEFT",
+                         page_height=self.page_height)
         box.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), "#f1eee6"),
             ("LINEBEFORE", (0, 0), (0, -1), 2.5, "#8a8578"),
@@ -229,7 +280,8 @@ class Book:
         source = node.attrs.get("src", "")
         path = confined(self.game.root, source)
         if not path.is_file():
-            raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path))
+            raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path),
+                              code="missing-file")
         with PILImage.open(path) as picture:  # checked before typesetting (checking/rulebook.py image_findings)
             w, h = picture.size
         room = (self.paper[1] - 2 * self.margin) * mm - 12  # the frame's height less its padding: never too tall
@@ -305,10 +357,15 @@ class Book:
         document = Document(target, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
                             bottomMargin=margin, title=f"{self.game.title}: rules", creator="Muster",
                             invariant=1, initialFontName="text")
-        frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body")
+        frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body", topPadding=FRAME_PADDING,
+                      bottomPadding=FRAME_PADDING)
         document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
                                    PageTemplate("content", [frame], onPageEnd=furniture)])
-        tree = SyntaxTreeNode(MarkdownIt("commonmark").enable("table").parse(text))
+        tokens = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").parse(text)
+        if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
+            raise MusterError(f"lists and quotes are nested more than {MAX_NESTING // 2 - 1} deep",
+                              Location(self.game.rulebook.path), code="rulebook-layout")
+        tree = SyntaxTreeNode(tokens)
         self.numbers, self.section, self.page_section = [0, 0, 0], "", ""
         body = self.blocks(tree.children, frame_width)
         contents = [ContentsLine(*flowable.toc, self.styles[f"toc{flowable.toc[0] + 1}"])
@@ -361,7 +418,15 @@ class ContentsLine(Flowable):
 
 
 def typeset_rulebook(game: Game, text: str, paper: str) -> tuple[bytes, int]:
-    """The rulebook's PDF, and its number of pages."""
+    """The rulebook's PDF, and its number of pages. What cannot be typeset (an image outside the game, a block too
+    large for a page) is an error located in the rulebook."""
+    where = Location(game.rulebook.path)
     target = io.BytesIO()
-    pages = Book(game, PAPERS[paper]).build(text, target)
+    try:
+        pages = Book(game, PAPERS[paper]).build(text, target)
+    except MusterError as exc:
+        raise MusterError(exc.message, exc.where or where, exc.field or "rulebook", exc.code) from None
+    except (LayoutError, ValueError) as exc:  # platypus's words for a block it cannot place on any page
+        message = " ".join(str(exc).split())
+        raise MusterError(f"cannot be typeset: {message[:200]}", where, "rulebook", "rulebook-layout") from None
     return target.getvalue(), pages
