@@ -24,6 +24,7 @@ from generator.core.model import Icon
 from generator.core import budget, sandbox
 from generator.layout.rulebook import render_text
 from generator.reading.loading import load_game
+from generator.rendering.markup import icons as icon_markup
 from generator.rendering.rulebook_pdf import Book
 from generator.core.units import PAPERS
 from pdfcheck import page_text
@@ -290,5 +291,5 @@ def test_icon_markup_escapes_its_attributes(make_game):
     hostile = '"><img src="/etc/secret.png"/><font name="'
     icons = {"evil": Icon("evil", "x", hostile, hostile, None), "pic": Icon("pic", None, "text", None, Path(f"/{hostile}"))}
     book = Book(replace(game, icons=icons), PAPERS["a4"])
-    for markup in (book._icons("[[evil]]"), book._icons("[[pic]]")):
+    for markup in (icon_markup(book.game, "[[evil]]"), icon_markup(book.game, "[[pic]]")):
         assert markup.count("<") == 1 + markup.startswith("<font") and '"><' not in markup, markup

@@ -1,12 +1,11 @@
 """Rulebooks typeset with reportlab's platypus into the bytes of rules.pdf; imported only when a rulebook is built.
 
-Platypus reads paragraphs as markup (<b>, <font name=...>, <img src=...>): every text that reaches it is escaped
-here, in content and in attributes alike, so that the rulebook's text and the game's data print as written and
-never name a font or draw an image."""
+Platypus reads paragraphs as markup (<b>, <font name=...>, <img src=...>): every text that reaches it goes through
+markup.py, which escapes it, in content and in attributes alike, so that the rulebook's text and the game's data
+print as written and never name a font or draw an image. flowables.py holds the two flowables of our own."""
 
 from __future__ import annotations
 
-import html
 import io
 import re
 from typing import BinaryIO
@@ -18,9 +17,8 @@ from PIL import Image as PILImage
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
-from reportlab.platypus import (CondPageBreak, Flowable, Frame, HRFlowable, Image, KeepTogether, ListFlowable, ListItem,
-                                NextPageTemplate, PageBreak, PageTemplate, Paragraph, Preformatted, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, Image, KeepTogether, ListFlowable, ListItem,
+                                NextPageTemplate, PageBreak, PageTemplate, Paragraph, Preformatted, Spacer, TableStyle)
 from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 
 from ..core import fonts
@@ -28,50 +26,50 @@ from ..core.errors import Location, MusterError
 from ..core.files import confined
 from ..core.model import Game
 from ..core.units import PAPERS, PT_PER_MM
+from .flowables import ContentsLine, SplitTable
+from .markup import inline, plain
 
 PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
-_ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
 HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
 FRAME_PADDING = 6.0  # points: the frame's padding on each side (platypus's default)
 CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column must be wider
-ROW_SPLIT = 36.0  # points: the least of a row taller than a page that is left at the foot of one
 MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
 
-def attribute(text: str) -> str:
-    """`text` as the value of a markup attribute, between double quotes."""
-    return escape(text, {'"': "&quot;"})
+def styles(body: float) -> dict:
+    """The rulebook's paragraph styles for a body text of `body` points: body, list items, table cells, code,
+    the three heading levels, the title page and the contents."""
+    ink = "#1d1d1b"
 
+    def style(name, font, size, leading, **extra):
+        return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading, textColor=extra.pop("colour", ink), **extra)
 
-def plain(markup: str) -> str:
-    """The text of paragraph markup, as drawn: tags left out, entities read."""
-    return html.unescape(re.sub(r"<[^>]+>", "", markup))
-
-
-class SplitTable(Table):
-    """A table (or an example's box) whose rows split across pages only when one is taller than a whole page,
-    where platypus would give up; anywhere else it moves to the next page as a table does."""
-
-    def __init__(self, *args, page_height: float = 0.0, **kwargs):
-        super().__init__(*args, **kwargs)  # platypus makes the parts of a split table without page_height
-        self.page_height = page_height
-
-    def split(self, available_width, available_height):
-        parts = super().split(available_width, available_height)
-        if not parts and not self.splitInRow and available_height >= self.page_height - 1:
-            self.splitInRow = ROW_SPLIT
-            parts = super().split(available_width, available_height)
-        for part in parts:
-            part.page_height = self.page_height
-        return parts
+    return {
+        "body": style("body", "text", body, body * 1.35, spaceAfter=body * 0.6),
+        "item": style("item", "text", body, body * 1.35, spaceAfter=body * 0.25),
+        "cell": style("cell", "text", body - 1.5, (body - 1.5) * 1.25),
+        "head": style("head", "text-bold", body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
+        "code": style("code", "text", body - 1, (body - 1) * 1.3),
+        1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
+                 keepWithNext=1),
+        2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
+                 keepWithNext=1),
+        3: style("h3", "text-bold", body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
+                 keepWithNext=1),
+        "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
+        "subtitle": style("subtitle", "text-italic", body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
+                          colour="#5a574f"),
+        "toc1": style("toc1", "text-bold", body, body * 1.5),
+        "toc2": style("toc2", "text", body - 0.5, body * 1.35, leftIndent=body * 1.6),
+        "toc3": style("toc3", "text", body - 1, body * 1.3, leftIndent=body * 3.2),
+    }
 
 
 class Book:
-    """Turns the rendered Markdown into platypus flowables and writes the PDF."""
+    """Turns the rendered Markdown into platypus flowables (its inline text through markup.py) and writes the PDF."""
 
     def __init__(self, game: Game, paper: tuple[float, float]):
-
         for name in ("text", "text-bold", "text-italic", "text-bold-italic", "display", "display-bold"):
             fonts.face(name)
         registerFontFamily("text", normal="text", bold="text-bold", italic="text-italic", boldItalic="text-bold-italic")
@@ -81,73 +79,10 @@ class Book:
         body = 9 if small else 10
         self.margin = 14.0 if small else 20.0  # mm
         self.page_height = (paper[1] - 2 * self.margin) * mm - 2 * FRAME_PADDING  # points: room in a frame
-        ink = "#1d1d1b"
-
-        def style(name, font, size, leading, **extra):
-            return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading, textColor=extra.pop("colour", ink), **extra)
-
-        self.styles = {
-            "body": style("body", "text", body, body * 1.35, spaceAfter=body * 0.6),
-            "item": style("item", "text", body, body * 1.35, spaceAfter=body * 0.25),
-            "cell": style("cell", "text", body - 1.5, (body - 1.5) * 1.25),
-            "head": style("head", "text-bold", body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
-            "code": style("code", "text", body - 1, (body - 1) * 1.3),
-            1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
-                     keepWithNext=1),
-            2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
-                     keepWithNext=1),
-            3: style("h3", "text-bold", body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
-                     keepWithNext=1),
-            "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
-            "subtitle": style("subtitle", "text-italic", body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
-                              colour="#5a574f"),
-            "toc1": style("toc1", "text-bold", body, body * 1.5),
-            "toc2": style("toc2", "text", body - 0.5, body * 1.35, leftIndent=body * 1.6),
-            "toc3": style("toc3", "text", body - 1, body * 1.3, leftIndent=body * 3.2),
-        }
+        self.styles = styles(body)
         self.numbers = [0, 0, 0]
         self.section = ""       # the chapter under way
         self.page_section = ""  # the first chapter that starts on the current page, which its header names
-
-    # -- inline
-
-    def inline(self, node) -> str:
-        """reportlab paragraph markup for an inline node's children."""
-        out = []
-        for child in node.children or []:
-            kind = child.type
-            if kind == "text":
-                out.append(self._icons(escape(child.content)))
-            elif kind == "softbreak":
-                out.append(" ")
-            elif kind == "hardbreak":
-                out.append("<br/>")
-            elif kind == "strong":
-                out.append(f"<b>{self.inline(child)}</b>")
-            elif kind == "em":
-                out.append(f"<i>{self.inline(child)}</i>")
-            elif kind == "code_inline":
-                out.append(f'<font name="text-bold">{escape(child.content)}</font>')
-            elif kind == "link":
-                out.append(self.inline(child))
-            elif kind == "image":
-                out.append(escape(child.attrs.get("alt", "") or child.content))
-            elif kind != "html_inline":
-                out.append(escape(child.content or ""))
-        return "".join(out)
-
-    def _icons(self, text: str) -> str:
-        def glyph(match):
-            icon = self.game.icons.get(match.group(1))
-            if icon is None:
-                raise MusterError(f"unknown icon '{match.group(1)}' in the rulebook", Location(self.game.rulebook.path),
-                                  code="unknown-icon")
-            if icon.image is not None:
-                return f'<img src="{attribute(str(icon.image))}" width="9" height="9" valign="middle"/>'
-            colour = f' color="{attribute(icon.colour)}"' if icon.colour else ""
-            return f'<font name="{attribute(icon.font)}"{colour}>{escape(icon.glyph or "")}</font>'
-
-        return _ICON.sub(glyph, text)
 
     # -- blocks
 
@@ -163,13 +98,13 @@ class Book:
                 # Not between two headings, though: the first would be kept with the break, not with the second.
                 if not under_heading:
                     story.append(CondPageBreak(HEADING_ROOM[min(level, 3)] * mm))
-                story.append(self.heading(level, self.inline(node.children[0])))
+                story.append(self.heading(level, inline(self.game, node.children[0])))
             elif kind == "paragraph":
                 children = node.children[0].children or []
                 if len(children) == 1 and children[0].type == "image":
                     story.append(self.image(children[0], width))
                 else:
-                    story.append(Paragraph(self.inline(node.children[0]), self.styles[text_style]))
+                    story.append(Paragraph(inline(self.game, node.children[0]), self.styles[text_style]))
             elif kind in ("bullet_list", "ordered_list"):
                 story.append(self.listing(node, width))
             elif kind == "table":
@@ -217,7 +152,7 @@ class Book:
         for section in node.children:
             for row in section.children:
                 style = self.styles["head" if section.type == "thead" else "cell"]
-                rows.append([Paragraph(self.inline(cell.children[0]) if cell.children else "", style) for cell in row.children])
+                rows.append([Paragraph(inline(self.game, cell.children[0]) if cell.children else "", style) for cell in row.children])
                 header_rows += section.type == "thead"
         table = SplitTable(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT",
                            page_height=self.page_height)
@@ -374,47 +309,6 @@ class Book:
                                      *contents, PageBreak()] + body
         document.build(story)
         return pages[0]
-
-
-class ContentsLine(Flowable):
-    """One line of the contents: the heading, dot leaders, and its page number, a form filled in at the end."""
-
-    NUMBER_WIDTH = 24.0  # points
-
-    def __init__(self, level: int, title: str, key: str, style):
-        super().__init__()
-        self.level, self.title, self.key, self.style = level, title, key, style
-
-    def wrap(self, available_width, available_height):
-        self.width = available_width
-        return available_width, self.style.leading
-
-    def draw(self):
-        c, style = self.canv, self.style
-        size = style.fontSize
-        room = self.width - style.leftIndent - self.NUMBER_WIDTH - 6
-        while c.stringWidth(self.title, style.fontName, size) > room and size > 6:
-            size -= 0.25
-        baseline = (style.leading - size) / 2 + size * 0.22
-        c.setFont(style.fontName, size)
-        c.setFillColor(style.textColor)
-        c.drawString(style.leftIndent, baseline, self.title)
-        start = style.leftIndent + c.stringWidth(self.title, style.fontName, size) + 4
-        dot = c.stringWidth(" .", "text", size)
-        c.setFont("text", size)
-        c.drawRightString(self.width - self.NUMBER_WIDTH - 2, baseline, " ." * max(0, int((self.width - self.NUMBER_WIDTH - 2 - start) / dot)))
-        c.saveState()
-        c.translate(self.width - self.NUMBER_WIDTH, baseline)
-        c.doForm(f"contents-{self.key}")
-        c.restoreState()
-        c.linkRect("", self.key, (0, 0, self.width, style.leading), relative=1, thickness=0)
-
-    def fill(self, canvas, page: int | None) -> None:
-        canvas.beginForm(f"contents-{self.key}", 0, -self.style.fontSize, self.NUMBER_WIDTH, self.style.fontSize)
-        canvas.setFont(self.style.fontName, self.style.fontSize)
-        canvas.setFillColor(self.style.textColor)
-        canvas.drawRightString(self.NUMBER_WIDTH, 0, "" if page is None else str(page))
-        canvas.endForm()
 
 
 def typeset_rulebook(game: Game, text: str, paper: str) -> tuple[bytes, int]:
