@@ -43,6 +43,7 @@ def test_modules_are_short_and_say_what_they_own(path):
         if isinstance(node, ast.ClassDef):
             length = node.end_lineno - node.lineno + 1
             assert length <= MAX_CLASS_LINES, f"{_name(path)}: class {node.name} is {length} lines"
+            assert node.name.startswith("_") or ast.get_docstring(node), f"{_name(path)}: class {node.name} says nothing"
 
 
 def test_no_two_letter_aliases_for_units():

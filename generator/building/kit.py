@@ -19,6 +19,8 @@ from ..core.plan import Built
 
 @dataclass
 class Outcome:
+    """What building one game came to: its exit code, the line saying what was built, and its errors."""
+
     name: str
     code: int  # 0 built or up to date, 1 validation errors, 2 unreadable input
     summary: str = ""

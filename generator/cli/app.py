@@ -35,6 +35,8 @@ export_app = typer.Typer(
 
 
 class Paper(str, Enum):
+    """The sheet sizes --paper takes."""
+
     a4 = "a4"
     letter = "letter"
     a3 = "a3"
@@ -42,6 +44,8 @@ class Paper(str, Enum):
 
 
 class Duplex(str, Enum):
+    """How --duplex prints backs."""
+
     long = "long"
     short = "short"
     fold = "fold"
@@ -49,6 +53,8 @@ class Duplex(str, Enum):
 
 
 class Format(str, Enum):
+    """How validate prints its findings."""
+
     text = "text"
     json = "json"
 

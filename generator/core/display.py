@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 
 class Rect(NamedTuple):
+    """A box at (x, y) of w x h mm, filled and/or stroked; rounded when `radius` > 0."""
+
     x: float
     y: float
     w: float
@@ -28,6 +30,8 @@ class Rect(NamedTuple):
 
 
 class Line(NamedTuple):
+    """A straight line from (x1, y1) to (x2, y2), `width` mm wide, dashed when `dash` gives mm on and off."""
+
     x1: float
     y1: float
     x2: float
@@ -38,6 +42,8 @@ class Line(NamedTuple):
 
 
 class Ellipse(NamedTuple):
+    """An ellipse (a circle when rx == ry) centred on (cx, cy), filled and/or stroked."""
+
     cx: float
     cy: float
     rx: float
@@ -48,6 +54,8 @@ class Ellipse(NamedTuple):
 
 
 class Polygon(NamedTuple):
+    """A closed polygon through `points` (mm), filled and/or stroked."""
+
     points: tuple[tuple[float, float], ...]
     fill: str | None = None
     stroke: str | None = None
@@ -66,6 +74,8 @@ class Run(NamedTuple):
 
 
 class Picture(NamedTuple):
+    """An image file drawn into the box at (x, y), w x h mm, its aspect kept and centred."""
+
     path: Path
     x: float
     y: float

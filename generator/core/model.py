@@ -26,6 +26,8 @@ class Term:
 
 @dataclass(frozen=True)
 class Vocabulary:
+    """The codes a code or codes trait may take (`terms`), and the aliases that stand for several codes."""
+
     name: str
     terms: Mapping[str, Term]
     aliases: Mapping[str, tuple[str, ...]]
@@ -53,6 +55,8 @@ class Vocabulary:
 
 @dataclass(frozen=True)
 class Trait:
+    """A card value the game declares: its kind (text, integer, code, ...), vocabulary, bounds, label."""
+
     name: str
     kind: str
     label: str
@@ -65,6 +69,8 @@ class Trait:
 
 @dataclass(frozen=True)
 class Card:
+    """One card of a deck as its deck file gives it: title, id, copies, traits, and where each value came from."""
+
     title: str
     id: str
     count: int
@@ -95,6 +101,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
+    """A deck of cards or a set of counters: its cards, layouts, face size, shape and packing, declared size."""
+
     id: str
     name: str
     files: tuple[Path, ...]
@@ -123,6 +131,8 @@ class Deck:
 
 @dataclass(frozen=True)
 class Rule:
+    """One of the game's own rules (require, forbid, max_copies, total, count) over the cards it selects."""
+
     kind: str  # require | forbid | max_copies | total | count
     name: str
     params: Mapping[str, Any]
@@ -134,6 +144,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class Variant:
+    """A variant of the game: the trait values it patches into the cards it selects, on when asked for."""
+
     name: str
     description: str
     enabled: bool
@@ -144,6 +156,8 @@ class Variant:
 
 @dataclass(frozen=True)
 class Icon:
+    """An inline icon for text: a glyph in one of the bundled fonts, or an image in the game folder."""
+
     name: str
     glyph: str | None
     font: str
@@ -199,6 +213,8 @@ class Rulebook:
 
 @dataclass(frozen=True)
 class Game:
+    """A game folder read: its decks, boards, rulebook and vocabulary, and the findings of reading it."""
+
     root: Path
     id: str
     title: str

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Options:
+    """How a kit is printed: the choices of `muster build` that change its files."""
+
     paper: str = "a4"
     bleed: float = 3.0
     duplex: str = "long"

@@ -42,6 +42,8 @@ CUT_WIDTH = 0.15  # mm
 
 @dataclass(frozen=True)
 class Arrangement:
+    """A deck's slots on a sheet of paper: where each face goes, the crop marks, the fold line and cut lines."""
+
     paper: tuple[float, float]
     slots: tuple[Slot, ...]
     marks: tuple[Line, ...]

@@ -22,6 +22,8 @@ _MARKUP = re.compile(r"(\*\*|\*|\[\[[A-Za-z0-9_-]+\]\]|\n)")
 
 @dataclass(frozen=True)
 class Span:
+    """A run of text in one face of a family (regular, bold, italic), or an icon, as markup splits it."""
+
     text: str
     font: str
     colour: str
@@ -57,6 +59,8 @@ def unknown_icons(text: str, icons: dict[str, Icon]) -> list[str]:
 
 
 class Piece(NamedTuple):
+    """A word or an icon measured at 1 pt, with the space before it: what lines are broken from."""
+
     text: str
     font: str
     colour: str
@@ -159,6 +163,8 @@ def sizes(size: float, min_size: float):
 
 @dataclass(frozen=True)
 class Fitted:
+    """Text fitted into its box: its lines and the size at which they fit."""
+
     size: float
     lines: list[list[Word]]
 

@@ -249,6 +249,8 @@ class Book:
         found: dict[str, int] = {}  # heading key -> the page it landed on
 
         class Document(BaseDocTemplate):
+            """The rulebook's pages: bookmarks and contents entries as headings are placed, running heads."""
+
             def afterPage(self):
                 book.page_section = ""
 
