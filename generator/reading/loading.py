@@ -106,13 +106,8 @@ def _colours(reader: Reader, data: Map) -> dict[str, str]:
 
 
 def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> dict[str, Icon]:
-    raw = reader.section(data, GAME["icons"], "")
     result = {}
-    for name, body in raw.items():
-        field = join("icons", name)
-        body = reader.mapping(body, raw.value_where[name], field)
-        if body is None:
-            continue
+    for name, body, field in reader.named(data, GAME["icons"]):
         reader.keys(body, field, ICON)
         glyph, image = body.get("glyph"), body.get("image")
         if (glyph is None) == (image is None):

@@ -63,6 +63,16 @@ class Reader:
         """The mapping under `key` of `data` (empty when absent or not a mapping)."""
         return self.mapping(data.get(key.name, Map()), at(data, key.name), join(field, key.name)) or Map()
 
+    def named(self, data: Map, key: Key):
+        """(name, body, field) for each entry of a map of named mappings (icons, variants, vocabularies), the ones
+        that are no mapping reported and skipped."""
+        raw = self.section(data, key, "")
+        for name, body in raw.items():
+            field = join(key.name, name)
+            body = self.mapping(body, raw.value_where[name], field)
+            if body is not None:
+                yield name, body, field
+
     def entries(self, data: Map, key: Key, what: str):
         """(id, body, field, where) for each entry of a map of ids (decks, boards), skipping the malformed ones."""
         raw = self.section(data, key, "")

@@ -121,13 +121,8 @@ def rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict, 
 
 
 def read_variants(reader: Reader, data: Map, traits: dict, vocabularies: dict) -> dict[str, Variant]:
-    raw = reader.section(data, GAME["variants"], "")
     result = {}
-    for name, body in raw.items():
-        field = join("variants", name)
-        body = reader.mapping(body, raw.value_where[name], field)
-        if body is None:
-            continue
+    for name, body, field in reader.named(data, GAME["variants"]):
         reader.keys(body, field, VARIANT)
         patch_raw = reader.section(body, VARIANT["patch"], field)
         patch_field = join(field, "patch")

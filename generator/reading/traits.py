@@ -13,13 +13,8 @@ from .spec import GAME, RESERVED_CARD_KEYS, TERM, TRAIT, VOCABULARY
 
 
 def read_vocabularies(reader: Reader, data: Map) -> dict[str, Vocabulary]:
-    raw = reader.section(data, GAME["vocabularies"], "")
     result = {}
-    for name, body in raw.items():
-        field = join("vocabularies", name)
-        body = reader.mapping(body, raw.value_where[name], field)
-        if body is None:
-            continue
+    for name, body, field in reader.named(data, GAME["vocabularies"]):
         if "values" in body:
             reader.keys(body, field, VOCABULARY)
             values = reader.mapping(body["values"], at(body, "values"), join(field, "values")) or Map()
