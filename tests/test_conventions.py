@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 
-import click
 import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
@@ -17,9 +16,10 @@ from generator.cli import app
 runner = CliRunner()
 
 
-def _commands(group: click.Group, prefix=()):
+def _commands(group, prefix=()):
+    """Every command under `group` (typer's click objects), with the words that call it."""
     for name, command in group.commands.items():
-        if isinstance(command, click.Group):
+        if hasattr(command, "commands"):
             yield from _commands(command, prefix + (name,))
         else:
             yield prefix + (name,), command
@@ -41,7 +41,7 @@ def test_help_placeholders_say_what_to_write(path, command):
     text = runner.invoke(app, [*path, "--help"]).output
     assert not re.search(r"<(str|int|float|path|int range|float range)>", text), text
     for param in command.params:
-        if isinstance(param, click.Option) and "-o" in param.opts:
+        if param.param_type_name == "option" and "-o" in param.opts:
             assert "--out" in param.opts, f"{' '.join(path)}: -o is {param.opts}"
 
 
