@@ -1,7 +1,7 @@
 """Spreadsheet files read into rows of cells within bounds: CSV and TSV as text, XLSX by openpyxl once its zip and
 XML have passed. worksheets.py finds the header row among them and types the cells.
 
-Every limit holds before what it limits is in memory. A sheet file is read through reading/inputs.py (a regular
+Every limit holds before what it limits is in memory. A sheet file is read through core/inputs.py (a regular
 file of at most 16 MiB). An .xlsx is a zip of XML parts, and both can be far bigger inside than the file is: a
 1 MB file can hold a cell of a gigabyte or millions of shared strings, and XML can declare entities that expand
 ("billion laughs"). So the sizes the zip declares are summed first (zipfile never unpacks more of an entry than

@@ -43,7 +43,7 @@ _Dumper.add_representer(str, _text)
 
 def deck_yaml(cards: list[dict], comment: str = "") -> tuple[str, list[int]]:
     """A deck file holding `cards`, and the line each card starts on; a MusterError as soon as the file would be
-    larger than Muster reads (reading/inputs.py YAML), before the rest is written out."""
+    larger than Muster reads (core/inputs.py YAML), before the rest is written out."""
     lines = [f"# {line}".rstrip() for line in comment.splitlines()] + ["cards:"]
     starts = []
     size = sum(len(line) + 1 for line in lines)

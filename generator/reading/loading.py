@@ -178,7 +178,7 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
     path = reader.attempt(at(body, "file"), "rulebook.file", confined, root, str(body.get("file")))
     if path is None:
         return None
-    if not path.exists():  # a folder or a named pipe is refused when the rulebook is read (reading/inputs.py)
+    if not path.exists():  # a folder or a named pipe is refused when the rulebook is read (core/inputs.py)
         reader.error(at(body, "file"), "rulebook.file", f"no file '{body['file']}' in {root.name}/", "missing-file")
         return None
     paper = reader.value(body, RULEBOOK["paper"], "rulebook", default=None)
