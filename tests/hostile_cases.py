@@ -22,7 +22,6 @@ from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, TIMEOUT, blank_png, 
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
 
 ESCAPE = "issue 18: escape"
-OUTPUT = "issue 18: output folder"
 GLYPHS = "issue 18: missing glyphs"
 INTERNAL = "issue 18: internal error"
 
@@ -223,7 +222,7 @@ def csv_xlsx_export_holds_text_not_formulas(work):
 
 # --- the output folder ---------------------------------------------------------------------------------------------
 
-@generated(OUTPUT)
+@generated()
 def output_game_folder_is_a_symlink(work):
     elsewhere = work / "elsewhere"
     elsewhere.mkdir()
@@ -237,7 +236,7 @@ def output_game_folder_is_a_symlink(work):
     return build_args(game, work), check
 
 
-@generated(OUTPUT)
+@generated()
 def output_game_folder_is_a_file(work):
     (work / "out").mkdir()
     (work / "out" / "tiny").write_text("mine\n")
@@ -249,7 +248,7 @@ def output_game_folder_is_a_file(work):
     return build_args(game, work), check
 
 
-@generated(OUTPUT)
+@generated()
 def output_out_is_a_file(work):
     (work / "out").write_text("mine\n")
     game = write_game(work / "tiny")
@@ -271,17 +270,17 @@ def read_only_output(work: Path, folder: Path):
     return build_args(game, work), check
 
 
-@generated(OUTPUT, without_root=True)
+@generated(without_root=True)
 def output_game_folder_is_read_only(work):
     return read_only_output(work, work / "out" / "tiny")
 
 
-@generated(OUTPUT, without_root=True)
+@generated(without_root=True)
 def output_out_is_read_only(work):
     return read_only_output(work, work / "out")
 
 
-@generated(OUTPUT)
+@generated()
 def output_export_out_is_a_file(work):
     (work / "out").write_text("mine\n")
     game = write_game(work / "tiny")
@@ -291,7 +290,7 @@ def output_export_out_is_a_file(work):
     return ["export", "png", game, "--out", work / "out", "-d", "reds", "--dpi", "72"], check
 
 
-@generated(OUTPUT)
+@generated()
 def output_export_folder_is_a_symlink(work):
     """OUT/<game>/png planted as a link to another folder."""
     elsewhere = work / "elsewhere"

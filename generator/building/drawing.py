@@ -32,7 +32,7 @@ def draw(messages: Iterator[Message], out: Path, options: Options, key: str | No
     fonts.use(_expect(messages, fonts.FontBook))
     fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
     plan = _expect(messages, Plan)
-    staging = Staging(out / plan.id)
+    staging = Staging(out, plan.id)
     finished = (lambda built: done(built.file)) if done else (lambda built: None)
     try:
         batches = {deck_id: _batches(messages, deck_id) for deck_id in plan.cards + plan.tokens}

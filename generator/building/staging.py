@@ -7,22 +7,28 @@ import os
 from pathlib import Path
 
 from ..core.files import atomic_target, atomic_write
+from .folders import FolderLock, made
 
 
 class Staging:
     """New files are written beside their final names and moved into place together only when all are complete.
 
-    Until commit() nothing in the output folder changes; a failure or a kill leaves the old files as they were
-    (and at most a hidden temporary file, removed by the next build). On commit the old manifest goes first, then
-    each file is renamed over its old version, then the new manifest is written: at every moment the manifest,
-    when there is one, describes the files that are there.
+    The folder is out/<parts...>, checked and locked (folders.py) until discard(): no other build writes into it
+    meanwhile. Until commit() nothing in it changes; a failure or a kill leaves the old files as they were (and at
+    most a hidden temporary file, removed by the next build to hold the lock). On commit the old manifest goes
+    first, then each file is renamed over its old version, then the new manifest is written: at every moment the
+    manifest, when there is one, describes the files that are there.
     """
 
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.created = not folder.exists()  # removed again when nothing is committed to it
-        folder.mkdir(parents=True, exist_ok=True)
-        self._sweep()
+    def __init__(self, out: Path, *parts: str):
+        self.folder = out.joinpath(*parts)
+        self.created = made(out, parts)  # removed again when nothing is committed to it
+        try:
+            self.lock = FolderLock(self.folder)
+        except BaseException:
+            self._remove_if_created()
+            raise
+        self._sweep()  # what a build that was killed left: no other build writes here while the lock is held
         self.pending: list[tuple[Path, Path]] = []
 
     def path(self, name: str) -> Path:
@@ -54,6 +60,10 @@ class Staging:
             temporary.unlink(missing_ok=True)
         self.pending = []
         self._sweep()
+        self.lock.release()
+        self._remove_if_created()
+
+    def _remove_if_created(self) -> None:
         if self.created:
             self.created = False
             try:
