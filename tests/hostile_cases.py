@@ -22,7 +22,6 @@ from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, TIMEOUT, blank_png, 
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
 
 ESCAPE = "issue 18: escape"
-GLYPHS = "issue 18: missing glyphs"
 INTERNAL = "issue 18: internal error"
 
 
@@ -419,7 +418,7 @@ def pipe_as_deck_file_in_build(work):
 
 # --- missing glyphs ---------------------------------------------------------------------------------------------
 
-@generated(GLYPHS)
+@generated()
 def glyphs_missing_on_a_card_in_build(work):
     game = write_game(work / "tiny", {"reds.yaml": "cards:\n  - {title: Alpha 東, type: L, force: 2}\n"
                                                    "  - {title: Bravo, type: U, force: 3, count: 2}\n"})
@@ -438,7 +437,7 @@ def rulebook_glyphs(command: str):
             clean(result)
             assert [line for line in located(result.output, "rules.md", "warning") if "東" in line], result
         return (build_args(game, work) if command == "build" else ["validate", game]), check
-    return Case(prepare, TIMEOUT, GLYPHS)
+    return Case(prepare, TIMEOUT)
 
 
 CASES["glyphs-missing-in-the-rulebook-in-validate"] = rulebook_glyphs("validate")

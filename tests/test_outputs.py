@@ -103,3 +103,11 @@ def test_a_read_only_folder_is_refused(tmp_path):
         assert refused_code(lambda: Staging(tmp_path / "out", "tiny")) == "output-not-writable"
     finally:
         (tmp_path / "out").chmod(0o755)
+
+
+def test_a_build_reports_missing_glyphs_and_builds_all_the_same(make_game, tmp_path):
+    game = make_game({"reds.yaml": "cards:\n  - {title: Alpha 東, type: L, force: 2}\n"
+                                   "  - {title: Bravo, type: U, force: 3, count: 2}\n"})
+    outcome = build_one(game, tmp_path / "out", Options(calibration=False))
+    assert outcome.code == 0, outcome.errors
+    assert outcome.warnings and all("東" in line and "warning" in line for line in outcome.warnings)
