@@ -111,3 +111,28 @@ def test_a_build_reports_missing_glyphs_and_builds_all_the_same(make_game, tmp_p
     outcome = build_one(game, tmp_path / "out", Options(calibration=False))
     assert outcome.code == 0, outcome.errors
     assert outcome.warnings and all("東" in line and "warning" in line for line in outcome.warnings)
+
+
+def test_an_edited_manifest_removes_nothing_outside_the_folder(tmp_path):
+    (tmp_path / "keep.txt").write_text("mine\n")
+    (tmp_path / "out" / "tiny" / "sub").mkdir(parents=True)
+    files = [{"file": name} for name in ("../../keep.txt", "..", "", 5, "sub")]
+    (tmp_path / "out" / "tiny" / "manifest.json").write_text(json.dumps({"files": files}))
+    staging = Staging(tmp_path / "out", "tiny")
+    staging.path("a.pdf").write_bytes(b"%PDF")
+    staging.commit({"files": [{"file": "a.pdf"}]})
+    staging.discard()
+    assert (tmp_path / "keep.txt").read_text() == "mine\n" and (tmp_path / "out" / "tiny" / "sub").is_dir()
+    assert (tmp_path / "out" / "tiny" / "a.pdf").read_bytes() == b"%PDF"
+
+
+def test_a_folder_in_a_documents_place_is_one_error_line(tmp_path):
+    (tmp_path / "out" / "tiny" / "a.pdf").mkdir(parents=True)
+    (tmp_path / "out" / "tiny" / "a.pdf" / "x").write_text("mine\n")
+    staging = Staging(tmp_path / "out", "tiny")
+    try:
+        staging.path("a.pdf").write_bytes(b"%PDF")
+        assert refused_code(lambda: staging.commit({"files": []})) == "output-not-writable"
+    finally:
+        staging.discard()
+    assert (tmp_path / "out" / "tiny" / "a.pdf" / "x").read_text() == "mine\n"

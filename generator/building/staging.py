@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import suppress
 from pathlib import Path
 
+from ..core.errors import Location, MusterError
 from ..core.files import atomic_target, atomic_write
 from .folders import FolderLock, made
 
@@ -44,12 +46,18 @@ class Staging:
             listed = {entry["file"] for entry in json.loads(previous.read_text(encoding="utf-8")).get("files", [])}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             listed = set()
-        previous.unlink(missing_ok=True)
-        for temporary, final in self.pending:
-            os.replace(temporary, final)
+        try:
+            previous.unlink(missing_ok=True)
+            for temporary, final in self.pending:
+                os.replace(temporary, final)
+        except OSError as exc:  # what stands in a file's place: a folder, say
+            raise MusterError(f"cannot write into this output folder ({exc.strerror or exc}: "
+                              f"{Path(exc.filename or '').name})", Location(self.folder),
+                              code="output-not-writable") from None
         for name in listed - {final.name for _, final in self.pending}:  # a document the game no longer has
-            if "/" not in name and name != "manifest.json":
-                (self.folder / name).unlink(missing_ok=True)
+            if _plain_name(name) and name != "manifest.json":
+                with suppress(OSError):  # not a file after all (a folder, say): it is not the kit's, it stays
+                    (self.folder / name).unlink(missing_ok=True)
         self.pending = []
         self.created = False
         with atomic_write(self.folder / "manifest.json") as target:
@@ -75,3 +83,7 @@ class Staging:
         for leftover in self.folder.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
 
+
+def _plain_name(name) -> bool:
+    """Whether an old manifest's entry names a file of the folder itself (the manifest may have been edited)."""
+    return isinstance(name, str) and name not in ("", ".", "..") and Path(name).name == name and "\\" not in name
