@@ -136,3 +136,12 @@ def test_a_folder_in_a_documents_place_is_one_error_line(tmp_path):
     finally:
         staging.discard()
     assert (tmp_path / "out" / "tiny" / "a.pdf" / "x").read_text() == "mine\n"
+
+
+def test_a_lock_file_planted_as_a_link_is_refused(tmp_path):
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("mine\n")
+    (tmp_path / "out" / "tiny").mkdir(parents=True)
+    (tmp_path / "out" / "tiny" / LOCK).symlink_to(elsewhere)
+    assert refused_code(lambda: Staging(tmp_path / "out", "tiny")) == "output-is-a-link"
+    assert elsewhere.read_text() == "mine\n"
