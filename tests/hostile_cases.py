@@ -21,9 +21,6 @@ from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, TIMEOUT, blank_png, 
                          game_from_spec, images_in, located, make_fifo, number, outline_titles, output_refused,
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
 
-OUTPUT = "issue 18: output folder"
-GLYPHS = "issue 18: missing glyphs"
-INTERNAL = "issue 18: internal error"
 
 
 @dataclass
@@ -222,7 +219,7 @@ def csv_xlsx_export_holds_text_not_formulas(work):
 
 # --- the output folder ---------------------------------------------------------------------------------------------
 
-@generated(OUTPUT)
+@generated()
 def output_game_folder_is_a_symlink(work):
     elsewhere = work / "elsewhere"
     elsewhere.mkdir()
@@ -236,7 +233,7 @@ def output_game_folder_is_a_symlink(work):
     return build_args(game, work), check
 
 
-@generated(OUTPUT)
+@generated()
 def output_game_folder_is_a_file(work):
     (work / "out").mkdir()
     (work / "out" / "tiny").write_text("mine\n")
@@ -248,7 +245,7 @@ def output_game_folder_is_a_file(work):
     return build_args(game, work), check
 
 
-@generated(OUTPUT)
+@generated()
 def output_out_is_a_file(work):
     (work / "out").write_text("mine\n")
     game = write_game(work / "tiny")
@@ -270,17 +267,17 @@ def read_only_output(work: Path, folder: Path):
     return build_args(game, work), check
 
 
-@generated(OUTPUT, without_root=True)
+@generated(without_root=True)
 def output_game_folder_is_read_only(work):
     return read_only_output(work, work / "out" / "tiny")
 
 
-@generated(OUTPUT, without_root=True)
+@generated(without_root=True)
 def output_out_is_read_only(work):
     return read_only_output(work, work / "out")
 
 
-@generated(OUTPUT)
+@generated()
 def output_export_out_is_a_file(work):
     (work / "out").write_text("mine\n")
     game = write_game(work / "tiny")
@@ -290,7 +287,7 @@ def output_export_out_is_a_file(work):
     return ["export", "png", game, "--out", work / "out", "-d", "reds", "--dpi", "72"], check
 
 
-@generated(OUTPUT)
+@generated()
 def output_export_folder_is_a_symlink(work):
     """OUT/<game>/png planted as a link to another folder."""
     elsewhere = work / "elsewhere"
@@ -419,7 +416,7 @@ def pipe_as_deck_file_in_build(work):
 
 # --- missing glyphs ---------------------------------------------------------------------------------------------
 
-@generated(GLYPHS)
+@generated()
 def glyphs_missing_on_a_card_in_build(work):
     game = write_game(work / "tiny", {"reds.yaml": "cards:\n  - {title: Alpha 東, type: L, force: 2}\n"
                                                    "  - {title: Bravo, type: U, force: 3, count: 2}\n"})
@@ -438,7 +435,7 @@ def rulebook_glyphs(command: str):
             clean(result)
             assert [line for line in located(result.output, "rules.md", "warning") if "東" in line], result
         return (build_args(game, work) if command == "build" else ["validate", game]), check
-    return Case(prepare, TIMEOUT, GLYPHS)
+    return Case(prepare, TIMEOUT)
 
 
 CASES["glyphs-missing-in-the-rulebook-in-validate"] = rulebook_glyphs("validate")

@@ -32,6 +32,8 @@ def input_key(game_root: Path, options: dict) -> str:
 
 
 def is_fresh(folder: Path, key: str) -> bool:
+    if folder.is_symlink():  # never up to date: the build refuses it, and says so
+        return False
     try:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):

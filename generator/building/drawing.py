@@ -8,11 +8,11 @@ in two processes (pipeline.py) this is all that the drawing process runs, and it
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, NamedTuple, TypeVar
 
 from ..core import fonts
 from ..core.display import DeckFaces
-from ..core.errors import GameInvalid, MusterError, has_errors
+from ..core.errors import Finding, GameInvalid, MusterError, has_errors
 from ..core.options import Options
 from ..core.plan import Built, Plan
 from ..rendering.documents import draw_boards, draw_decks
@@ -24,15 +24,23 @@ from .staging import Staging
 Expected = TypeVar("Expected")
 
 
+class Drawn(NamedTuple):
+    """What a build gives: the game's Plan, its documents, and the warnings found on the way (missing glyphs)."""
+
+    plan: Plan
+    built: list[Built]
+    warnings: list[Finding]
+
+
 def draw(messages: Iterator[Message], out: Path, options: Options, key: str | None = None,
-         done: Callable[[str], None] | None = None) -> tuple[Plan, list[Built]]:
+         done: Callable[[str], None] | None = None) -> Drawn:
     """The game the messages describe, built into out/<game id>/. The folder is made once the Plan says the game
     is valid; nothing in it changes unless everything is built. `key` is the inputs' key, when already known;
     `done` is told the name of each document as it is finished (for a progress display)."""
     fonts.use(_expect(messages, fonts.FontBook))
     fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
     plan = _expect(messages, Plan)
-    staging = Staging(out / plan.id)
+    staging = Staging(out, plan.id)
     finished = (lambda built: done(built.file)) if done else (lambda built: None)
     try:
         batches = {deck_id: _batches(messages, deck_id) for deck_id in plan.cards + plan.tokens}
@@ -50,7 +58,7 @@ def draw(messages: Iterator[Message], out: Path, options: Options, key: str | No
         staging.commit(manifest(plan, built, options, key or input_key(plan.root, options.as_dict())))
     finally:
         staging.discard()
-    return plan, built
+    return Drawn(plan, built, findings)
 
 
 def _expect(messages: Iterator[Message], kind: type[Expected]) -> Expected:

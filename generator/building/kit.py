@@ -25,6 +25,7 @@ class Outcome:
     code: int  # 0 built or up to date, 1 validation errors, 2 unreadable input
     summary: str = ""
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # of a game built all the same: missing glyphs
     details: list[str] = field(default_factory=list)  # one line per file, for --verbose
 
 
@@ -68,7 +69,7 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     from .drawing import draw
     from .sequence import messages
 
-    return draw(messages(game, options), out, options)[1]
+    return draw(messages(game, options), out, options).built
 
 
 def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False,
@@ -85,12 +86,12 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
             if parallel and hasattr(os, "fork") and _weight(root, "*.yaml") >= FORK_FROM:
                 from .pipeline import build_forked
 
-                plan, built = build_forked(root, out, options, key, finished)
+                plan, built, warnings = build_forked(root, out, options, key, finished)
             else:
                 from .drawing import draw
                 from .sequence import messages
 
-                plan, built = draw(messages(root, options), out, options, key, finished)
+                plan, built, warnings = draw(messages(root, options), out, options, key, finished)
             game_id = plan.id
     except GameInvalid as exc:
         return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
@@ -101,7 +102,8 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
     files = ", ".join(f"{b.file} ({b.pages} pages)" for b in built)
     details = [f"  {b.file:<28} {b.kind:<11} {b.pages:>4} pages {(out / game_id / b.file).stat().st_size:>10,} bytes"
                for b in built]
-    return Outcome(name, 0, f"{game_id}: {files} -> {out / game_id}", details=details)
+    return Outcome(name, 0, f"{game_id}: {files} -> {out / game_id}", warnings=[str(f) for f in warnings],
+                   details=details)
 
 
 def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False,

@@ -24,7 +24,7 @@ from ..core.options import Options
 from ..core.plan import Plan
 
 if TYPE_CHECKING:
-    from ..core.plan import Built
+    from .drawing import Drawn
     from .messages import Message
 
 _LENGTH = struct.Struct("<Q")
@@ -32,7 +32,7 @@ PIPE_BYTES = 1 << 20
 
 
 def build_forked(root: Path, out: Path, options: Options, key: str | None = None,
-                 done: Callable[[str], None] | None = None) -> tuple[Plan, list[Built]]:
+                 done: Callable[[str], None] | None = None) -> Drawn:
     """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes; `key` is the
     inputs' key, when already known; `done` is told of each document as it is finished."""
     read, write = os.pipe()  # child to parent: the messages

@@ -4,25 +4,33 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import suppress
 from pathlib import Path
 
+from ..core.errors import Location, MusterError
 from ..core.files import atomic_target, atomic_write
+from .folders import FolderLock, made
 
 
 class Staging:
     """New files are written beside their final names and moved into place together only when all are complete.
 
-    Until commit() nothing in the output folder changes; a failure or a kill leaves the old files as they were
-    (and at most a hidden temporary file, removed by the next build). On commit the old manifest goes first, then
-    each file is renamed over its old version, then the new manifest is written: at every moment the manifest,
-    when there is one, describes the files that are there.
+    The folder is out/<parts...>, checked and locked (folders.py) until discard(): no other build writes into it
+    meanwhile. Until commit() nothing in it changes; a failure or a kill leaves the old files as they were (and at
+    most a hidden temporary file, removed by the next build to hold the lock). On commit the old manifest goes
+    first, then each file is renamed over its old version, then the new manifest is written: at every moment the
+    manifest, when there is one, describes the files that are there.
     """
 
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.created = not folder.exists()  # removed again when nothing is committed to it
-        folder.mkdir(parents=True, exist_ok=True)
-        self._sweep()
+    def __init__(self, out: Path, *parts: str):
+        self.folder = out.joinpath(*parts)
+        self.created = made(out, parts)  # removed again when nothing is committed to it
+        try:
+            self.lock = FolderLock(self.folder)
+        except BaseException:
+            self._remove_if_created()
+            raise
+        self._sweep()  # what a build that was killed left: no other build writes here while the lock is held
         self.pending: list[tuple[Path, Path]] = []
 
     def path(self, name: str) -> Path:
@@ -38,12 +46,18 @@ class Staging:
             listed = {entry["file"] for entry in json.loads(previous.read_text(encoding="utf-8")).get("files", [])}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             listed = set()
-        previous.unlink(missing_ok=True)
-        for temporary, final in self.pending:
-            os.replace(temporary, final)
+        try:
+            previous.unlink(missing_ok=True)
+            for temporary, final in self.pending:
+                os.replace(temporary, final)
+        except OSError as exc:  # what stands in a file's place: a folder, say
+            raise MusterError(f"cannot write into this output folder ({exc.strerror or exc}: "
+                              f"{Path(exc.filename or '').name})", Location(self.folder),
+                              code="output-not-writable") from None
         for name in listed - {final.name for _, final in self.pending}:  # a document the game no longer has
-            if "/" not in name and name != "manifest.json":
-                (self.folder / name).unlink(missing_ok=True)
+            if _plain_name(name) and name != "manifest.json":
+                with suppress(OSError):  # not a file after all (a folder, say): it is not the kit's, it stays
+                    (self.folder / name).unlink(missing_ok=True)
         self.pending = []
         self.created = False
         with atomic_write(self.folder / "manifest.json") as target:
@@ -54,6 +68,10 @@ class Staging:
             temporary.unlink(missing_ok=True)
         self.pending = []
         self._sweep()
+        self.lock.release()
+        self._remove_if_created()
+
+    def _remove_if_created(self) -> None:
         if self.created:
             self.created = False
             try:
@@ -65,3 +83,7 @@ class Staging:
         for leftover in self.folder.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
 
+
+def _plain_name(name) -> bool:
+    """Whether an old manifest's entry names a file of the folder itself (the manifest may have been edited)."""
+    return isinstance(name, str) and name not in ("", ".", "..") and Path(name).name == name and "\\" not in name

@@ -1,10 +1,12 @@
-"""The rulebook checked against the game: its text renders, and its card reference lists every card."""
+"""The rulebook checked against the game: its text renders, its fonts can print it, and its card reference lists
+every card."""
 
 from __future__ import annotations
 
 import html
 import re
 
+from ..core import fonts
 from ..core.errors import Finding, Location, MusterError, has_errors
 from ..core.model import Game
 from ..core.inputs import RULEBOOK, read_bytes
@@ -22,10 +24,28 @@ def check_rulebook(game: Game) -> list[Finding]:
 
 
 def rendered_findings(game: Game, rules: RulesText) -> list[Finding]:
-    """The findings of rendering the rulebook's text, else its images' and the cards its card reference lacks."""
+    """The findings of rendering the rulebook's text, else its images', its missing glyphs' and the cards its card
+    reference lacks."""
     if has_errors(rules.findings):
         return rules.findings
-    return rules.findings + image_findings(game, rules.markdown) + coverage(game, rules.markdown)
+    return (rules.findings + image_findings(game, rules.markdown) + glyph_findings(game, rules.markdown)
+            + coverage(game, rules.markdown))
+
+
+HEADING_FONTS = {"# ": "display-bold", "## ": "display-bold"}  # as rendering/rulebook_pdf.py sets chapters
+
+
+def glyph_findings(game: Game, text: str) -> list[Finding]:
+    """A warning for each character of the rulebook's rendered `text` that the font it is set in has no glyph for
+    (the text family; chapter headings the display face), at the first source line that holds it."""
+    missing: dict[str, str] = {}
+    for line in text.splitlines():
+        font = next((f for mark, f in HEADING_FONTS.items() if line.startswith(mark)), "text")
+        for character in fonts.missing_glyphs(line, font):
+            missing.setdefault(character, font)
+    return [Finding("warning", _line_of(game.rulebook.path, character), "rulebook",
+                    f"font '{font}' has no glyph for {character!r}", "missing-glyph")
+            for character, font in missing.items()]
 
 
 def image_findings(game: Game, text: str) -> list[Finding]:

@@ -57,7 +57,7 @@ def build(
                                                                          console.state["debug"], done))
     failed = 0
     for outcome in outcomes:
-        for line in outcome.errors:
+        for line in outcome.errors + outcome.warnings:
             typer.echo(line, err=True)
         if outcome.summary and not quiet:
             typer.echo(outcome.summary)
@@ -107,7 +107,7 @@ def watch(
                 for finding in findings:
                     typer.echo(f"[{stamp}] {finding}")
                 if not has_errors(findings):
-                    outcome = build_one(root, out, Options())
+                    outcome = build_one(root, out, Options())  # its warnings: among the findings above
                     for line in outcome.errors:
                         typer.echo(f"[{stamp}] {line}", err=True)
                     typer.echo(f"[{stamp}] {outcome.summary or outcome.name + ': not built'}")

@@ -30,8 +30,9 @@ class Location(NamedTuple):
 def display_path(path: Path) -> str:
     """A path relative to the working folder when it lies below it, else as given."""
     path = Path(path)
+    full = path.parent.resolve() / path.name if path.is_symlink() else path.resolve()  # a link: itself, as named
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(full.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 

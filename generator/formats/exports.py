@@ -211,7 +211,7 @@ def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
     try:
         with bar as chosen:
             for deck in chosen:
-                staging = Staging(out / game.id / kind / deck.id)
+                staging = Staging(out, game.id, kind, deck.id)
                 staged.append((staging, None))
                 staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
         for staging, item in staged:

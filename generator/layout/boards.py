@@ -64,8 +64,8 @@ BOARD_SAFE = 3.0  # mm: text kept this far from a board's edge
 def lay_out_board(game: Game, board: Board, seed: int | None = None,
                   warnings: bool = False) -> tuple[Face | None, list[Finding]]:
     """The board's face (None when an error stopped it), and the findings its layout produced: template errors,
-    text that does not fit, and with `warnings` the printed-text checks cards get too (glyphs, small text, the
-    safe zone)."""
+    text that does not fit, missing glyphs, and with `warnings` the other printed-text checks cards get too
+    (small text, the safe zone)."""
     findings: list[Finding] = []
     face = attempt(partial(_board_face, game, board, board.seed if seed is None else seed, warnings, findings),
                    findings, board.where, f"boards.{board.id}", f"board '{board.id}'")
@@ -78,6 +78,5 @@ def _board_face(game: Game, board: Board, seed: int, warnings: bool, findings: l
     with sandbox.time_limit():
         face, found = evaluator.face(board_context(game, board, seed), lambda: label)
     findings += filed(found, board.where, field, label)
-    if warnings:
-        findings += text_findings(face, BOARD_SAFE, board.where, field, label)
+    findings += text_findings(face, BOARD_SAFE, board.where, field, label, warnings)
     return face

@@ -36,8 +36,8 @@ def layout_fonts(game: Game, layouts) -> set[str]:
 def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -> DeckFaces:
     """Every card of `deck` laid out once (copies share the result); identical faces are stored once.
 
-    Errors (templates that fail, text that cannot fit) are always found; `warnings` adds the printed-text checks
-    (missing glyphs, small text, the safe zone), which `muster validate` reports and a build does not need.
+    Errors (templates that fail, text that cannot fit) and missing glyphs are always found; `warnings` adds the
+    other printed-text checks (small text, the safe zone), which `muster validate` reports and a build does not.
     """
     result = DeckFaces([], [], [], [])
     for batch in lay_out_batches(game, deck, bleed, warnings):
@@ -98,8 +98,7 @@ def _lay_out_card(card: Card, shared: dict, warnings: bool, evaluators: dict[str
         face, found = evaluator.face(context, partial(_drawing, which, card))
         if found:
             batch.findings.extend(filed(found, card.where, field, label))
-        if warnings:
-            batch.findings.extend(text_findings(face, safe, card.where, field, f"{label} ({which})"))
+        batch.findings.extend(text_findings(face, safe, card.where, field, f"{label} ({which})", warnings))
         number = index.get(face)
         if number is None:
             number = index[face] = len(index)

@@ -36,8 +36,10 @@ def filed(found: Iterable[Finding], where: Location, field: str, label: str) -> 
     return [Finding(f.severity, where, field, f"{label}: {f.message} ({f.where})", f.code, f.where) for f in found]
 
 
-def text_findings(face: Face, safe: float, where: Location, field: str, label: str) -> list[Finding]:
-    """Warnings a printed face would show: missing glyphs, text too small to read, text outside the safe zone."""
+def text_findings(face: Face, safe: float, where: Location, field: str, label: str,
+                  everything: bool = True) -> list[Finding]:
+    """Warnings a printed face would show: missing glyphs; with `everything`, also text too small to read and text
+    outside the safe zone."""
     findings = []
     said = set()
 
@@ -52,6 +54,8 @@ def text_findings(face: Face, safe: float, where: Location, field: str, label: s
         missing = fonts.missing_glyphs(item.text, item.font)
         if missing:
             warn("missing-glyph", f"font '{item.font}' has no glyph for {', '.join(repr(c) for c in missing)}")
+        if not everything:
+            continue
         if item.size < MIN_TEXT_PT - 1e-6:
             warn("text-too-small",
                  f"text {item.text[:30]!r} is {item.size:g} pt, below the {MIN_TEXT_PT:g} pt that prints legibly")

@@ -1,0 +1,116 @@
+"""The output folder a build or an export writes into: made without following links, refused when it is not a
+folder of its own or cannot be written, and locked while one build writes into it.
+
+Game folders and output folders are shared between users, so nothing is written through a link planted in
+OUT/ (OUT itself may be a link: the user named it), and two builds of one game into one folder never interleave:
+the first takes a lock file holding its pid (as git does), and the second says that one is running. The lock is
+the kernel's (flock) on that file, so a lock whose holder has died is taken over as if it were not there; where
+the kernel offers none (Windows), builds are not locked.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ..core.errors import Location, MusterError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+
+LOCK = ".muster.lock"
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _refusal(folder: Path, message: str, code: str) -> MusterError:
+    return MusterError(message, Location(folder), code=code)
+
+
+def made(out: Path, parts: tuple[str, ...]) -> bool:
+    """out/<parts...> made where missing, each part a real folder; whether the last part was made now."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise _refusal(out, "the output folder is a file, not a folder; name a folder with --out",
+                      "output-not-a-folder") from None
+    except OSError as exc:
+        raise _unwritable(out, exc) from None
+    if not out.is_dir():
+        raise _refusal(out, "the output folder is not a folder; name a folder with --out", "output-not-a-folder")
+    folder, created = out, False
+    for part in parts:
+        folder = folder / part
+        try:
+            folder.mkdir()
+            created = True
+            continue
+        except FileExistsError:
+            created = False
+        except OSError as exc:
+            raise _unwritable(folder.parent, exc) from None
+        mode = os.lstat(folder).st_mode
+        if stat.S_ISLNK(mode):
+            raise _refusal(folder, "this output folder is a link; Muster writes only into a folder of its own "
+                                  "(remove the link)", "output-is-a-link")
+        if not stat.S_ISDIR(mode):
+            raise _refusal(folder, "this output folder is a file, not a folder; Muster leaves it as it is "
+                                  "(move it away)", "output-not-a-folder")
+    return created
+
+
+class FolderLock:
+    """The lock of one output folder while a build writes into it: a file in it holding the holder's pid."""
+
+    def __init__(self, folder: Path):
+        self.path = folder / LOCK
+        self.handle = None if fcntl is None else self._take(folder)
+
+    def _take(self, folder: Path) -> int:
+        for _ in range(10):  # the holder removes the file as it lets go: then the file to lock is a new one
+            try:
+                handle = os.open(self.path, os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o644)
+            except OSError as exc:
+                if stat.S_ISLNK(_mode(self.path)):
+                    raise _refusal(self.path, "the output folder's lock file is a link (remove it)",
+                                  "output-is-a-link") from None
+                raise _unwritable(folder, exc) from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.read(handle, 32).decode("ascii", "replace").strip() or "?"
+                os.close(handle)
+                raise _refusal(folder, f"another build (pid {holder}) is writing into this folder; run again when "
+                                      "it has finished", "output-locked") from None
+            if os.fstat(handle).st_ino == _inode(self.path):
+                os.ftruncate(handle, 0)
+                os.write(handle, f"{os.getpid()}\n".encode("ascii"))
+                return handle
+            os.close(handle)
+        raise _refusal(folder, "could not lock this output folder: other builds keep taking it", "output-locked")
+
+    def release(self) -> None:
+        if self.handle is not None:
+            self.path.unlink(missing_ok=True)  # while still held: whoever locks the old file next sees it gone
+            os.close(self.handle)
+            self.handle = None
+
+
+def _unwritable(folder: Path, exc: OSError) -> MusterError:
+    return _refusal(folder, f"cannot write into this output folder ({exc.strerror or exc})", "output-not-writable")
+
+
+def _mode(path: Path) -> int:
+    try:
+        return os.lstat(path).st_mode
+    except OSError:
+        return 0
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return os.lstat(path).st_ino
+    except OSError:
+        return None
