@@ -119,8 +119,17 @@ def cap_height(font: str) -> float:
     return (_measured(font).face.capHeight or 700) / 1000
 
 
-@lru_cache(maxsize=65536)
+_present: dict[str, set[str]] = {}  # each font's characters already found to have a glyph
+
+
 def missing_glyphs(text: str, font: str) -> str:
-    """The characters of `text` that `font` has no glyph for."""
+    """The characters of `text` that `font` has no glyph for. Every run of text a build prints is checked, so
+    the characters already found in a font are remembered and only new ones are looked up."""
+    present = _present.setdefault(font, set())
+    new = set(text) - present
+    if not new:
+        return ""
     cmap = _measured(font).face.charToGlyph
-    return "".join(sorted({c for c in text if ord(c) > 32 and ord(c) not in cmap}))
+    missing = {c for c in new if ord(c) > 32 and ord(c) not in cmap}
+    present.update(new - missing)
+    return "".join(sorted(missing))
