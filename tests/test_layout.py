@@ -116,7 +116,6 @@ def test_rotated_text_turns_about_its_box(make_game, tmp_path):
     from generator.core.display import Turned
     from generator.building.kit import build_game
     from generator.core.options import Options
-    from pdfcheck import char_boxes
 
     folder = make_game({"face.yaml": "elements:\n  - {kind: text, rotate: 180, x: 40, y: 70, w: 20, h: 10, text: 'L', size: 20, align: center}\n"})
     game = load_game(folder)

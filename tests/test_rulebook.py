@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.imposition.booklet import impose_booklet, saddle_stitch_order
+from generator.imposition.booklet import saddle_stitch_order
 from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.checking import check_game
