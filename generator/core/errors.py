@@ -76,9 +76,10 @@ class MusterError(Exception):
         self.field = field
         self.code = code
 
-    def finding(self, severity: str = "error", where: Location | None = None, field: str = "") -> Finding:
-        """This problem kept as a finding; `where` and `field` stand in for what the raiser did not know."""
-        return Finding(severity, self.where or where, self.field or field, self.message, self.code)
+    def finding(self, severity: str = "error", where: Location | None = None, field: str = "",
+                code: str = "") -> Finding:
+        """This problem kept as a finding; `where`, `field` and `code` stand in for what the raiser did not know."""
+        return Finding(severity, self.where or where, self.field or field, self.message, self.code or code)
 
     def __str__(self) -> str:
         return f"{self.where}: error: {self.message}" if self.where else f"error: {self.message}"

@@ -23,8 +23,7 @@ def attempt(work: Callable[[], Result], findings: list[Finding], where: Location
     try:
         return work()
     except MusterError as exc:
-        findings.append(Finding("error", exc.where or where, exc.field or field, exc.message,
-                                exc.code or "layout-error"))
+        findings.append(exc.finding("error", where, field, "layout-error"))
     except sandbox.TimeLimit:
         findings.append(Finding("error", where, field, f"templates ran for more than {sandbox.TIME_LIMIT:g} s "
                                                        f"laying out {subject}", "time-limit"))
