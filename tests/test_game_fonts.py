@@ -247,3 +247,27 @@ def test_the_schema_knows_the_fonts_key_and_game_fonts(tmp_path):
     font = game["properties"]["rulebook"]["properties"]["font"]["anyOf"]
     assert "serif-bold-italic" in font[0]["enum"]
     assert re.match(font[1]["pattern"], "house-bold") and not re.match(font[1]["pattern"], "House")
+
+
+def test_characters_a_game_font_lacks_are_reported(make_game):
+    """A copy of Roboto Condensed has no Georgian: on a card and in the rulebook, as for the bundled fonts."""
+    from generator.checking import check_game
+
+    folder = house_game(make_game, faces=("RobotoCondensed-Regular.ttf", "RobotoCondensed-Bold.ttf"))
+    (folder / "face.yaml").write_text(FACE.replace("Quiet words", "ჰა words"))
+    (folder / "rules.md").write_text(RULES.replace("The rules", "ჰა rules"))
+    found = [f for f in check_game(load_game(folder)) if f.code == "missing-glyph"]
+    assert any("'house'" in f.message and "ჰ" in f.message and f.where.path.name == "reds.yaml" for f in found), found
+    assert any("'house'" in f.message and f.where.path.name == "rules.md" for f in found), found
+
+
+def test_a_bad_font_found_in_the_second_process_writes_nothing(make_game, tmp_path):
+    from generator.core.errors import GameInvalid
+
+    folder = house_game(make_game)
+    (folder / "fonts" / "House-Bold.ttf").write_bytes(b"OTTO" + bytes(100))
+    with pytest.raises(GameInvalid) as raised:
+        build_forked(folder, tmp_path / "out", Options())
+    assert [(f.field, f.code) for f in raised.value.findings if f.severity == "error"] == [
+        ("fonts.house.bold", "cff-font")]
+    assert not (tmp_path / "out" / "tiny").exists()
