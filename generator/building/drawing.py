@@ -39,6 +39,7 @@ def draw(messages: Iterator[Message], out: Path, options: Options, key: str | No
     `done` is told the name of each document as it is finished (for a progress display)."""
     fonts.use(_expect(messages, fonts.FontBook))
     fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
+    fonts.use(_expect(messages, fonts.FontBook))  # the bundled fonts with the game's own
     plan = _expect(messages, Plan)
     staging = Staging(out, plan.id)
     finished = (lambda built: done(built.file)) if done else (lambda built: None)

@@ -1,7 +1,8 @@
 """The messages of a build: what the reading side (sequence.py) tells the drawing side (drawing.py), in order.
 
-A build's sequence is: the FontBook (core.fonts), the game's Plan (core.plan), each deck's Batch messages and
-then its DeckEnd (the decks of cards, then the decks of tokens, each in the game's order), Boards, Rulebook.
+A build's sequence is: the bundled FontBook (core.fonts), the game's FontBook (the bundled fonts with the game's
+own), the game's Plan (core.plan), each deck's Batch messages and then its DeckEnd (the decks of cards, then the
+decks of tokens, each in the game's order), Boards, Rulebook.
 They hold only core types, so the drawing side imports them without the stages that make them.
 """
 

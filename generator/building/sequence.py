@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..checking import require_valid_data
+from ..core import fonts
 from ..checking.rulebook import rendered_findings
 from ..core.display import Face
 from ..core.errors import GameInvalid, has_errors
@@ -31,9 +32,12 @@ from .messages import Batch, Boards, DeckEnd, Message, Rulebook, Typeset
 
 
 def messages(source: Game | Path, options: Options) -> Iterator[Message]:
-    """The messages of building `source` (a game, or its folder, read only after the font book is sent)."""
+    """The messages of building `source` (a game, or its folder, read only after the bundled font book is sent)."""
     yield read_font_book()
     game = source if isinstance(source, Game) else load_game(source, options.variants)
+    book = game.fonts or read_font_book()
+    fonts.use(book)  # a game read before another one was: its own fonts again
+    yield book
     require_valid_data(game)
     layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
     layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])

@@ -37,10 +37,10 @@ HEADING_FONTS = {"# ": "display-bold", "## ": "display-bold"}  # as rendering/ru
 
 def glyph_findings(game: Game, text: str) -> list[Finding]:
     """A warning for each character of the rulebook's rendered `text` that the font it is set in has no glyph for
-    (the text family; chapter headings the display face), at the first source line that holds it."""
+    (the rulebook's font; chapter headings the display face), at the first source line that holds it."""
     missing: dict[str, str] = {}
     for line in text.splitlines():
-        font = next((f for mark, f in HEADING_FONTS.items() if line.startswith(mark)), "text")
+        font = next((f for mark, f in HEADING_FONTS.items() if line.startswith(mark)), game.rulebook.font)
         for character in fonts.missing_glyphs(line, font):
             missing.setdefault(character, font)
     return [Finding("warning", _line_of(game.rulebook.path, character), "rulebook",

@@ -1,44 +1,79 @@
 """The fonts text is measured and drawn with: their metrics, and their registration with the PDF renderer.
 
-Which fonts there are (the font book) is read from fonts/fonts.yaml on the reading side (reading/fonts.py) and
-given to this module with `use`; the drawing process of a build receives it as a message and never reads YAML.
+Which fonts there are (the font book) is read from fonts/fonts.yaml and a game's `fonts:` on the reading side
+(reading/fonts.py) and given to this module with `use`; the drawing process of a build receives it as a message
+and never reads YAML. The caches here are by font name: a book that gives a name another file empties them.
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
-from .errors import Location, MusterError
+from .errors import Location, MusterError, did_you_mean
 from .inputs import FONT, read_bytes
+
+
+STYLES = ("regular", "bold", "italic", "bold_italic")  # the faces of a family, as fonts.yaml and game.yaml name them
 
 
 @dataclass(frozen=True)
 class FontBook:
-    """The bundled fonts: each one's file by the name layouts give it, and the families text markup switches
-    within. Travels from the reading side to the drawing side as the first message of a build."""
+    """The fonts layouts may name: each one's file by its name, and the families text markup switches within; the
+    bundled ones, with a game's own (game.yaml `fonts:`) when a game is loaded. Travels from the reading side to
+    the drawing side in a build's messages."""
 
     files: dict[str, Path]
     families: dict[str, dict[str, str]]
+    stamps: dict[str, str] = field(default_factory=dict)  # a game font's file size and time: edited, it is read again
 
     def family_of(self, font: str) -> dict[str, str]:
         """The family a font belongs to, so that markup can switch to its bold or italic face."""
         for members in self.families.values():
             if font in members.values():
                 return members
-        return {"regular": font, "bold": font, "italic": font, "bold_italic": font}
+        return {style: font for style in STYLES}
+
+    def has_face(self, font: str, style: str) -> bool:
+        """Whether the family of `font` has a face of its own for `style` (bold, italic), rather than one that
+        stands in for it (a family without italic sets *italic* upright)."""
+        members = self.family_of(font)
+        return members[style] != members["regular"]
+
+    def unknown(self, font: str) -> MusterError:
+        """The error for a font name this book does not have."""
+        hint = did_you_mean(font, self.files, f" (known: {', '.join(self.files)})")
+        return MusterError(f"unknown font '{font}'{hint}", code="unknown-font")
+
+    def _version(self, name: str) -> tuple:
+        return self.files.get(name), self.stamps.get(name)
 
 
 _book: FontBook | None = None
 
 
 def use(book: FontBook) -> None:
-    """Measure and draw with the fonts of `book` from now on."""
+    """Measure and draw with the fonts of `book` from now on. A name whose file differs from the book in use
+    before (two games' own fonts of one name, a font file edited between two builds) is read again."""
     global _book
+    versions = {name: book._version(name) for name in book.files}
+    if any(_versions.get(name, version) != version for name, version in versions.items()):
+        _forget()
+    _versions.update(versions)
     _book = book
+
+
+_versions: dict[str, tuple] = {}  # the file of each font name used so far
+
+
+def _forget() -> None:
+    for cached in (face, unit_width, cap_height):
+        cached.cache_clear()
+    _adopted.clear()
+    _present.clear()
 
 
 def font_book() -> FontBook:
@@ -50,24 +85,61 @@ def font_book() -> FontBook:
 
 @lru_cache(maxsize=None)
 def face(name: str):
-    """The reportlab font object for a bundled font, registered on first use."""
+    """The reportlab font object for a font of the book, registered on first use."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     book = font_book()
     if name not in book.files:
-        raise MusterError(f"unknown font '{name}' (bundled: {', '.join(book.files)})", code="unknown-font")
-    path = book.files[name]
-    handle = io.BytesIO(read_bytes(path, FONT))
+        raise book.unknown(name)
+    font = _read(book, name)
+    font.face.name = _pdf_name(book, name, font.postscript)
+    pdfmetrics.registerFont(font)
+    if pdfmetrics.getFont(name) is not font:
+        # reportlab keeps the first font registered under a name (or with the same face name inside): a font of
+        # that name read again from another file must replace it, or the rulebook would draw with the old one
+        pdfmetrics._fonts[name] = font
+    return font
+
+
+def _read(book: FontBook, name: str):
+    return parsed(name, book.files[name], book.stamps.get(name, ""))
+
+
+def _pdf_name(book: FontBook, name: str, postscript: bytes) -> bytes:
+    """The name a font is embedded under: its PostScript name, unless a font before it in the book has that name
+    (a game's copy of a bundled font, one file given for two faces), as two subsets of one name in a PDF clash.
+    Then the font's own name is added: the same in every process, as the book is."""
+    if name not in book.stamps:  # a bundled font
+        return postscript
+    names = list(book.files)
+    taken = {_read(book, other).postscript for other in names[:names.index(name)]}
+    return postscript + b"-" + name.encode() if postscript in taken else postscript
+
+
+# an OpenType font with PostScript (CFF) outlines begins so; reportlab embeds only TrueType outlines
+_CFF = b"OTTO"
+
+
+@lru_cache(maxsize=None)
+def parsed(name: str, path: Path, stamp: str = ""):
+    """The font file at `path` read as the font `name` (not registered); a MusterError naming the file when it is
+    not a font reportlab can embed. `stamp` tells two versions of one file apart, so this cache is never stale."""
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    data = read_bytes(path, FONT)
+    if data.startswith(_CFF):
+        raise MusterError("an OpenType font with PostScript (CFF) outlines, which cannot be embedded in the PDF; "
+                          "use a TrueType (.ttf) version of it", Location(path), code="cff-font")
+    handle = io.BytesIO(data)
     handle.name = str(path)  # what reportlab calls the font file in its messages
     try:
         font = TTFont(name, handle)
     except TTFError as exc:
         raise MusterError(f"not a font file Muster can read: {exc}", Location(path), code="bad-font") from None
-    except Exception as exc:  # reportlab's parser meets a file that is not a font with whatever Python raises
-        raise MusterError(f"not a font file Muster can read ({type(exc).__name__})", Location(path),
+    except Exception:  # reportlab's parser meets a damaged or cut short font with whatever Python raises
+        raise MusterError("not a font file Muster can read: damaged or cut short", Location(path),
                           code="bad-font") from None
-    pdfmetrics.registerFont(font)
+    font.postscript = font.face.name  # face.name becomes the name it is embedded under (_pdf_name)
     return font
 
 

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .errors import Finding, Location
+from .fonts import FontBook
 
 TRAIT_KINDS = ("text", "integer", "number", "boolean", "code", "codes", "year_from")
 
@@ -209,6 +210,7 @@ class Rulebook:
     paper: str | None  # a4, letter, a5; None: the build's paper
     booklet: bool
     where: Location
+    font: str = "text"  # the body text's font: its family sets **bold** and *italic*
 
 
 @dataclass(frozen=True)
@@ -234,6 +236,7 @@ class Game:
     boards: Mapping[str, Board] = field(default_factory=dict)
     tables: Mapping[str, tuple] = field(default_factory=dict)
     rulebook: Rulebook | None = None
+    fonts: FontBook | None = None  # the bundled fonts with the game's own; None: the bundled ones
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -14,7 +14,7 @@ import json
 import re
 from pathlib import Path
 
-from ..reading.fonts import read_font_book
+from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout.files import COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
@@ -92,6 +92,14 @@ def _bounds(key: Key) -> dict:
 _SCALAR = {"type": ["string", "number", "boolean", "null"]}
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 
+def _font() -> dict:
+    """A bundled font, or a face of one of the game's own families (game.yaml `fonts:`)."""
+    face = "|".join(suffix for suffix in SUFFIXES.values() if suffix)
+    game_font = f"{NAME.pattern.rstrip('$')}({face})?$"  # a family's name, then its face
+    return {"anyOf": [{"enum": list(read_font_book().files)}, {"type": "string", "pattern": game_font}],
+            "description": "A bundled font, or a face of a family of the game's fonts:."}
+
+
 # The schema of a value of each kind (reading/kinds.py); a kind missing here fails the tests with a KeyError.
 KIND_SCHEMAS = {
     "text": lambda key: _ref("text"),
@@ -102,7 +110,7 @@ KIND_SCHEMAS = {
     "number": lambda key: {"type": "number"},
     "boolean": lambda key: {"type": "boolean"},
     "choice": lambda key: {"enum": list(key.choices)},
-    "font": lambda key: {"enum": list(read_font_book().files)},
+    "font": lambda key: _font(),
     "length": lambda key: _ref("length"),
     "size": lambda key: _ref("size"),
     "colour": lambda key: _ref("colour"),
@@ -264,7 +272,7 @@ def layout_schema() -> dict:
         "number": {"anyOf": [{"type": "number"}, _ref("template")]},
         "bool": {"anyOf": [{"type": "boolean"}, _ref("template")]},
         "colour": {"type": "string", "description": "#rrggbb, none, black, white, or a name of the game's colours."},
-        "font": {"anyOf": [{"enum": list(read_font_book().files)}, _ref("template")]},
+        "font": {"anyOf": [_font(), _ref("template")]},
         "align": {"anyOf": [{"enum": ["left", "center", "right", "justify"]}, _ref("template")]},
         "valign": {"anyOf": [{"enum": ["top", "middle", "bottom"]}, _ref("template")]},
         "shape": {"anyOf": [{"enum": list(BOARD_SHAPES)}, _ref("template")]},

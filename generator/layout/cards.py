@@ -20,7 +20,7 @@ BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn wh
 
 
 def layout_fonts(game: Game, layouts) -> set[str]:
-    """The bundled fonts the named layouts name outright, with the default one and the icons': most of what
+    """The fonts the named layouts name outright, with the default one and the icons': most of what
     drawing with them will use, known before anything is laid out."""
     names = {DEFAULTS["font"]} | {icon.font for icon in game.icons.values() if icon.font}
     for name in filter(None, layouts):

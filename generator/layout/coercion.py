@@ -28,7 +28,7 @@ def coerce(kind: str, raw, colours: dict[str, str]):
         return colour(raw, colours)
     if kind == "font":
         if not fonts.known(str(raw)):
-            raise ValueError(f"unknown font '{raw}' (bundled: {', '.join(fonts.font_book().files)})")
+            raise ValueError(fonts.font_book().unknown(str(raw)).message)
         return str(raw)
     if kind in CHOICES:
         choices = CHOICES[kind]

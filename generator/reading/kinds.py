@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core import fonts
-from ..core.errors import MusterError, did_you_mean
+from ..core.errors import MusterError
 from ..core.units import CARD_SIZES, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -46,9 +46,7 @@ def _text(value, key) -> str:
 def _font(value, key) -> str:
     name = _text(value, key)
     if not fonts.known(name):
-        bundled = fonts.font_book().files
-        hint = did_you_mean(name, bundled, f" (bundled: {', '.join(bundled)})")
-        raise MusterError(f"unknown font '{name}'{hint}", code="unknown-font")
+        raise fonts.font_book().unknown(name)
     return name
 
 
@@ -137,7 +135,7 @@ INTEGER = Kind("integer", "integer", _integer)
 NUMBER = Kind("number", "number", _number)
 BOOLEAN = Kind("boolean", "true or false", _boolean)
 CHOICE = Kind("choice", "one of", _choice)
-FONT = Kind("font", "bundled font", _font)
+FONT = Kind("font", "font", _font)
 LENGTH = Kind("length", "length", _length)
 FACE_SIZE = Kind("size", "size", _face_size)
 HEX_COLOUR = Kind("colour", "colour", _colour)

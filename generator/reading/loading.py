@@ -15,7 +15,7 @@ from .boards import read_boards
 from .decks import read_decks
 from .kinds import COLOUR, HEX_COLOUR, NAME, describe
 from .reader import Reader, at, join
-from .fonts import read_font_book
+from .fonts import read_font_book, read_game_fonts
 from .resources import find_game, image_problem
 from .rules import patched, read_rules, read_variants
 from .sourcemap import Map, Seq, load_yaml
@@ -25,8 +25,7 @@ from .traits import read_traits, read_vocabularies
 
 def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     """The game at `name_or_path`, with the named variants switched on besides the game's defaults."""
-    read_font_book()  # the fonts its layouts will be measured with
-    read_font_book()  # the fonts its layouts will be measured with
+    read_font_book()  # the fonts its layouts will be measured with, the game's own added once game.yaml is read
     root = find_game(name_or_path).resolve()
     data = load_yaml(root / "game.yaml")
     where = Location(root / "game.yaml", 1, 1)
@@ -35,6 +34,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     reader = Reader()
     reader.keys(data, "", GAME)
     reader.value(data, GAME["muster"], "")
+    font_book = read_game_fonts(reader, data, root)
     card_size = _card_size(reader, data)
     constants = _constants(reader, data)
     vocabularies = read_vocabularies(reader, data)
@@ -75,6 +75,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         boards=frozen(boards),
         tables=frozen(tables),
         rulebook=rulebook,
+        fonts=font_book,
     )
 
 
@@ -133,10 +134,7 @@ def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> di
                 continue
         font = reader.value(body, ICON["font"], field)
         if not fonts.known(font):  # checked here, as the rulebook and every card that shows the icon need it
-            names = list(fonts.font_book().files)
-            reader.error(at(body, "font"), join(field, "font"),
-                         f"unknown font '{font}'" + did_you_mean(font, names, f" (bundled: {', '.join(names)})"),
-                         "unknown-font")
+            reader.keep(fonts.font_book().unknown(font), at(body, "font"), join(field, "font"))
             continue
         result[str(name)] = Icon(str(name), None if glyph is None else str(glyph), font, colour, image_path)
     return result
@@ -183,4 +181,5 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
         return None
     paper = reader.value(body, RULEBOOK["paper"], "rulebook", default=None)
     booklet = reader.value(body, RULEBOOK["booklet"], "rulebook")
-    return Rulebook(path, paper, booklet, at(data, "rulebook"))
+    font = reader.value(body, RULEBOOK["font"], "rulebook")
+    return Rulebook(path, paper, booklet, at(data, "rulebook"), font)

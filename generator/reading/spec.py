@@ -103,6 +103,14 @@ GAME_CARD = Section("card", (
         default="poker", **FACE),
 ))
 
+FONT_FAMILY = Section("fonts.<name>", (
+    Key("regular", FILE, "The regular face: a TrueType font (.ttf, or .otf with TrueType outlines) in the game folder.",
+        required=True),
+    Key("bold", FILE, "The bold face (default: the regular one)."),
+    Key("italic", FILE, "The italic face (default: the regular one)."),
+    Key("bold_italic", FILE, "The bold italic face (default: the bold one, else the italic, else the regular)."),
+))
+
 ICON = Section("icons.<name>", (
     Key("glyph", TEXT, "A character of a bundled font; give glyph or image."),
     Key("font", FONT, "The glyph's font.", default="text"),
@@ -224,6 +232,8 @@ RULEBOOK = Section("rulebook", (
     Key("file", FILE, "The rules: Markdown with Jinja, in the game folder.", required=True),
     Key("paper", CHOICE, "The rulebook's paper.", default=Derived("the build's paper"), choices=RULEBOOK_PAPERS),
     Key("booklet", BOOLEAN, "Also write rules-booklet.pdf.", default=False),
+    Key("font", FONT, "The body text's font family, bundled or the game's own: its bold and italic faces set "
+        "**bold** and *italic*.", default="text"),
 ))
 
 GAME = Section("game.yaml", (
@@ -234,6 +244,8 @@ GAME = Section("game.yaml", (
     Key("card", MAPPING, "The game's cards.", of=GAME_CARD),
     Key("colours", MAP, "Named colours, for layouts: colours.<name>.", of=HEX_COLOUR),
     Key("icons", MAP, "Inline icons for text: [[name]].", of=ICON),
+    Key("fonts", MAP, "The game's own font families, named for layouts and the rulebook as the bundled ones are.",
+        of=FONT_FAMILY, names=NAME),
     Key("constants", MAP, "Numbers (and texts) the rules, layouts and rulebook use: constants.<name>.", of=SCALAR,
         names=NAME),
     Key("vocabularies", MAP, "The codes a code or codes trait may take.", of=VOCABULARY),
@@ -262,5 +274,5 @@ DECK_FILE = Section("<deck>.yaml", (
 RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
-SECTIONS = (GAME, GAME_CARD, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, RULE, COUNT, TOTAL, VARIANT, BOARD, GRID,
+SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, RULE, COUNT, TOTAL, VARIANT, BOARD, GRID,
             PLACE, RULEBOOK, DECK_FILE, CARD)

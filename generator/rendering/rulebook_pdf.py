@@ -37,32 +37,33 @@ CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column m
 MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
 
-def styles(body: float) -> dict:
-    """The rulebook's paragraph styles for a body text of `body` points: body, list items, table cells, code,
-    the three heading levels, the title page and the contents."""
+def styles(body: float, family: dict[str, str]) -> dict:
+    """The rulebook's paragraph styles for a body text of `body` points in the font `family` (its faces by style):
+    body, list items, table cells, code, the three heading levels, the title page and the contents."""
     ink = "#1d1d1b"
+    regular, bold, italic = family["regular"], family["bold"], family["italic"]
 
     def style(name, font, size, leading, **extra):
         return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading, textColor=extra.pop("colour", ink), **extra)
 
     return {
-        "body": style("body", "text", body, body * 1.35, spaceAfter=body * 0.6),
-        "item": style("item", "text", body, body * 1.35, spaceAfter=body * 0.25),
-        "cell": style("cell", "text", body - 1.5, (body - 1.5) * 1.25),
-        "head": style("head", "text-bold", body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
-        "code": style("code", "text", body - 1, (body - 1) * 1.3),
+        "body": style("body", regular, body, body * 1.35, spaceAfter=body * 0.6),
+        "item": style("item", regular, body, body * 1.35, spaceAfter=body * 0.25),
+        "cell": style("cell", regular, body - 1.5, (body - 1.5) * 1.25),
+        "head": style("head", bold, body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
+        "code": style("code", regular, body - 1, (body - 1) * 1.3),
         1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
                  keepWithNext=1),
         2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
                  keepWithNext=1),
-        3: style("h3", "text-bold", body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
+        3: style("h3", bold, body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
                  keepWithNext=1),
         "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
-        "subtitle": style("subtitle", "text-italic", body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
+        "subtitle": style("subtitle", italic, body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
                           colour="#5a574f"),
-        "toc1": style("toc1", "text-bold", body, body * 1.5),
-        "toc2": style("toc2", "text", body - 0.5, body * 1.35, leftIndent=body * 1.6),
-        "toc3": style("toc3", "text", body - 1, body * 1.3, leftIndent=body * 3.2),
+        "toc1": style("toc1", bold, body, body * 1.5),
+        "toc2": style("toc2", regular, body - 0.5, body * 1.35, leftIndent=body * 1.6),
+        "toc3": style("toc3", regular, body - 1, body * 1.3, leftIndent=body * 3.2),
     }
 
 
@@ -70,16 +71,18 @@ class Book:
     """Turns the rendered Markdown into platypus flowables (its inline text through markup.py) and writes the PDF."""
 
     def __init__(self, game: Game, paper: tuple[float, float]):
-        for name in ("text", "text-bold", "text-italic", "text-bold-italic", "display", "display-bold"):
+        family = fonts.font_book().family_of(game.rulebook.font if game.rulebook else "text")
+        for name in ("display", "display-bold", *family.values()):
             fonts.face(name)
-        registerFontFamily("text", normal="text", bold="text-bold", italic="text-italic", boldItalic="text-bold-italic")
+        registerFontFamily(family["regular"], normal=family["regular"], bold=family["bold"], italic=family["italic"],
+                           boldItalic=family["bold_italic"])
         self.game = game
         self.paper = paper
         small = paper[0] < 160
         body = 9 if small else 10
         self.margin = 14.0 if small else 20.0  # mm
         self.page_height = (paper[1] - 2 * self.margin) * mm - 2 * FRAME_PADDING  # points: room in a frame
-        self.styles = styles(body)
+        self.styles = styles(body, family)
         self.numbers = [0, 0, 0]
         self.section = ""       # the chapter under way
         self.page_section = ""  # the first chapter that starts on the current page, which its header names
