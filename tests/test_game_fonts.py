@@ -209,7 +209,6 @@ def test_a_bad_font_file_is_an_error_at_its_line(make_game, case):
 
 
 @pytest.mark.parametrize("family, code", [
-    ("fonts:\n  serif: {regular: fonts/House-Regular.ttf}\n", "font-name-taken"),
     ("fonts:\n  text-bold: {regular: fonts/House-Regular.ttf}\n", "bad-name"),
     ("fonts:\n  house: {bold: fonts/House-Bold.ttf}\n", "missing-key"),
     ("fonts:\n  house: {regular: fonts/House-Regular.ttf, heavy: fonts/House-Bold.ttf}\n", "unknown-key"),
@@ -217,6 +216,19 @@ def test_a_bad_font_file_is_an_error_at_its_line(make_game, case):
 def test_a_bad_family_is_an_error(make_game, family, code):
     found = load_game(house_game(make_game, family)).findings
     assert code in {f.code for f in found if f.severity == "error"}, found
+
+
+def test_a_family_named_as_a_bundled_one_replaces_it_in_that_game(make_game, tmp_path):
+    family = "fonts:\n  serif:\n    regular: fonts/House-Regular.ttf\n"
+    folder = house_game(make_game, family, faces=("DejaVuSansCondensed.ttf",))
+    (folder / "face.yaml").write_text(FACE.replace("house-bold", "serif").replace("font: house", "font: serif"))
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("font: house", "font: serif"))
+    book = load_game(folder).fonts
+    assert book.families["serif"] == dict.fromkeys(fonts.STYLES, "serif")
+    assert "serif-italic" not in book.files  # the bundled faces of the family are gone with it
+    build_game(load_game(folder), tmp_path, Options())
+    embedded = pdf_fonts(tmp_path / "tiny" / "cards-reds.pdf")
+    assert "DejaVuSansCondensed" in embedded and not any("Serif" in name for name in embedded), embedded
 
 
 @pytest.mark.parametrize("case", ["corrupt", "cff", "link", "outside"])

@@ -49,11 +49,9 @@ def read_game_fonts(reader: Reader, data: Map, root: Path) -> fonts.FontBook:
             reader.error(at(data["fonts"], name), field, f"'{name}' is not a name (lower case, digits, _)",
                          "bad-name")
             continue
-        if name in bundled.files or name in bundled.families:
-            reader.error(at(data["fonts"], name), field, f"'{name}' is a bundled font family; give yours a name "
-                         f"of its own (bundled: {', '.join(bundled.families)})", "font-name-taken")
-            continue
         reader.keys(body, field, FONT_FAMILY)
+        for font in bundled.families.get(name, {}).values():  # a bundled family of that name: the game's replaces it
+            files.pop(font, None)
         names = {}
         for style in fonts.STYLES:
             if style in body:
