@@ -1,6 +1,6 @@
 """Decks as spreadsheets: a sheet imported into a deck file, and a deck exported as a sheet.
 
-Import reads the sheet (worksheets.py: every cell typed and checked), writes the deck file when no cell has an
+Import reads the sheet (reading/worksheets.py: every cell typed and checked), writes the deck file when no cell has an
 error, and validates the game with it; findings about the written file are placed at the sheet's rows and
 columns, from their locations. Export writes the cards as their deck files give them (aliases and `1944+`
 included), so that importing the export gives the same cards.
@@ -22,7 +22,7 @@ from ..core.files import atomic_write
 from ..core.model import Game
 from ..core.inputs import YAML
 from ..reading.sourcemap import Map, Seq, load_yaml
-from .worksheets import EMPTY_LIST, Cards, cards_from_sheet, formula_safe, read_sheet
+from ..reading.worksheets import EMPTY_LIST, Cards, cards_from_sheet, formula_safe, read_sheet
 
 FLOW_WIDTH = 118  # a card whose flow mapping fits on a line this long is written on one line, as the bundled decks are
 
