@@ -19,6 +19,7 @@ from generator.core.errors import Location
 from generator.core.options import Options
 from generator.core.units import CARD_SIZES, PAPERS
 from generator.formats.exports import export_png, run_export
+from generator.formats.spreadsheets import import_deck
 from generator.imposition.sheets import arrange
 from generator.reading.loading import load_game
 from pdfcheck import page_text, rasterise
@@ -139,8 +140,10 @@ def test_the_sheet_is_an_input_of_the_build(make_game):
 
 
 def test_sheet_keys_are_checked(make_game):
-    deck = SHEET_DECK.replace("Kind: type", "Kind: kind").replace("sheet: Units", "sheet: Unit")
-    folder = sheet_game(make_game, deck=deck)
+    deck = SHEET_DECK.replace("Kind: type", "Kind: kind, Strenght: force")
+    found = [(f.code, f.message) for f in load_game(sheet_game(make_game, deck=deck)).findings]
+    assert ("missing-column", "columns: no column 'Strenght' in the header row (did you mean 'Strength'?)") in found
+    folder = sheet_game(make_game, deck=deck.replace("sheet: Units", "sheet: Unit"))
     found = [(f.code, f.message) for f in load_game(folder).findings]
     assert any(code == "unknown-key" and "'kind' is not a card key" in message for code, message in found), found
     assert any(code == "unknown-sheet" and "no worksheet 'Unit' (the file has: Decoy, Units)" in message
@@ -203,6 +206,16 @@ def test_titleless_tokens_get_ids_and_build(make_game, tmp_path):
                lambda g, d, laid, target: export_png(g, d, laid, target, 100, 0.0))
     names = sorted(p.name for p in (tmp_path / "png").rglob("*.png"))
     assert names[:2] == ["001-counters-1-back.png", "001-counters-1-front.png"], names
+
+
+def test_import_of_a_titleless_token_sheet(make_game, tmp_path):
+    game_yaml = GAME_YAML.replace("rules:", TOKENS + "rules:")
+    folder = make_game({"game.yaml": game_yaml, "token.yaml": TOKEN_LAYOUT, "counters.yaml": "cards: []\n"})
+    (tmp_path / "counters.csv").write_text("Qty,force\n3,6\n1,4\n", encoding="utf-8")
+    result = import_deck(tmp_path / "counters.csv", folder, "counters")
+    assert [f for f in result.findings if f.severity == "error" and "typed" not in f.message] == []
+    assert (result.cards, result.copies) == (2, 4)
+    assert "cards:\n  - {count: 3, force: 6}\n  - {count: 1, force: 4}\n" in (folder / "counters.yaml").read_text()
 
 
 def test_cards_still_need_titles(make_game):

@@ -139,7 +139,7 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
         if name not in named:
             reader.findings.append(Finding("warning", Location(path, sheet.header_row, 1), "",
                                            f"columns: no column '{name}' in the header row"
-                                           + did_you_mean(name, named), "unknown-column"))
+                                           + did_you_mean(name, named), "missing-column"))
     if source.titled and "title" not in header.columns:
         reader.error(Location(path, sheet.header_row, 1), "title", "no title column: name one Title or Name, or "
                      "map one (columns: {Header: title}); only a deck of tokens may go without", "missing-key")

@@ -213,9 +213,10 @@ class Cards:
         return sum(f.severity == "error" for f in self.findings)
 
 
-def cards_from_sheet(sheet: Sheet, game: Game) -> Cards:
+def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True) -> Cards:
     """Each row of `sheet` as a card of `game`, for a deck file: values typed by their traits, problems placed at
-    row and column; a column the game has no key for is an error, as the deck file could not hold it."""
+    row and column; a column the game has no key for is an error, as the deck file could not hold it. Without
+    `titled` (a deck of tokens), rows need no title."""
     header = read_header(sheet, game.traits)
     result = Cards([], [], header.columns, header.findings)
     keys = list(RESERVED_CARD_KEYS) + list(game.traits)
@@ -224,7 +225,7 @@ def cards_from_sheet(sheet: Sheet, game: Game) -> Cards:
         result.findings.append(Finding("error", Location(sheet.path, sheet.header_row, column), name,
                                        f"unknown column '{name}'{suffix}", "unknown-key"))
     result.findings.sort(key=lambda f: f.where.column)
-    if "title" not in result.columns:
+    if titled and "title" not in result.columns:
         result.findings.append(Finding("error", Location(sheet.path, sheet.header_row, 1), "title",
                                        "no 'title' column: the header row names the card's keys "
                                        f"(title, count, and the game's traits: {', '.join(game.traits) or 'none'})",
@@ -237,7 +238,7 @@ def cards_from_sheet(sheet: Sheet, game: Game) -> Cards:
                 card[key] = typed(key, cell, game.traits, game.vocabularies)
             except MusterError as problem:
                 result.findings.append(problem.finding("error", Location(sheet.path, number, column), key))
-        if "title" not in card:
+        if titled and "title" not in card:
             result.findings.append(Finding("error", Location(sheet.path, number, result.columns["title"]), "title",
                                            "every card needs a title", "missing-key"))
             continue
