@@ -24,7 +24,7 @@ MEMORY_CAP = 1 << 30   # bytes of address space a hostile command may take: Must
 TIMEOUT = 20.0         # seconds for a command that should finish promptly
 HANG = 4.0             # seconds for a command that hangs today: the fixed Muster refuses it at once
 BAD = ("internal error", "Traceback", "MemoryError", "RecursionError")
-LOCATED = re.compile(r"^(?:\[\d\d:\d\d:\d\d\] )?(?P<path>[^\s:][^:]*?)(?::\d+(?::\d+)?)?: (?P<severity>error|warning): ")
+LOCATED = re.compile(r"^(?:\[\d\d:\d\d:\d\d\] )?(?P<path>[^\s:][^:]*?)(?::\d+(?::(?:\d+|[A-Z]+))?)?: (?P<severity>error|warning): ")
 
 RULEBOOK_LINE = "rulebook: {file: rules.md}\n"
 RULES_BASE = "# Rules\n\n- Alpha\n- Bravo\n\n"  # the card reference every rulebook needs

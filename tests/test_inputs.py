@@ -24,10 +24,10 @@ from generator.checking import check_game
 from generator.cli import app
 from generator.core import fonts
 from generator.core.errors import MusterError
-from generator.formats import sheetfiles
+from generator.reading import sheetfiles
 from generator.formats.exports import export_png, run_export
 from generator.formats.spreadsheets import import_deck, write_csv
-from generator.formats.worksheets import formula_safe, read_sheet, unquoted
+from generator.reading.worksheets import formula_safe, read_sheet, unquoted
 from generator.core import inputs
 from generator.reading.loading import load_game
 from generator.reading.resources import image_problem

@@ -85,7 +85,7 @@ def test_broken_files_are_rejected(schemas):
     deck = {"cards": [{"title": "A", "count": "two"}, {"count": 1}, {"title": "C", "force": {"a": 1}}]}
     found = problems(schemas["deck"], deck)
     assert any("cards/0/count: 'two' is not of type 'integer'" in p for p in found), found
-    assert any("cards/1: 'title' is a required property" in p for p in found), found
+    assert not any(p.startswith("cards/1") for p in found), found  # a token needs no title: the loader asks cards
     assert any(p.startswith("cards/2/force:") for p in found), found
     assert problems(schemas["deck"], {"cards": [], "extra": 1}) != []
 

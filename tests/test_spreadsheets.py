@@ -17,7 +17,7 @@ from generator.cli.export import export_csv, export_xlsx
 from generator.core.errors import MusterError
 from generator.reading.loading import load_game
 from generator.formats.spreadsheets import deck_table, deck_yaml, import_deck, write_csv, write_xlsx
-from generator.formats.worksheets import cards_from_sheet, read_sheet
+from generator.reading.worksheets import cards_from_sheet, read_sheet
 
 
 def cli() -> typer.Typer:
@@ -116,7 +116,7 @@ def test_header_problems(tmp_path, make_game):
     assert (1, 5, "a column with values has no name in the header row") in messages
     codes = [f.code for f in cards_from_sheet(read_sheet(sheet), load).findings]
     assert codes == ["unknown-key", "duplicate-key", "unnamed-column"]
-    sheet.write_text("name,force\nAlpha,1\n", encoding="utf-8")
+    sheet.write_text("label,force\nAlpha,1\n", encoding="utf-8")
     findings = cards_from_sheet(read_sheet(sheet), load).findings
     assert any("no 'title' column" in f.message for f in findings)
 

@@ -36,6 +36,8 @@ def _deck_findings(deck: Deck) -> list[Finding]:
     seen: dict[str, Card] = {}
     for card in deck.cards:
         key = card.title.casefold()
+        if not key:  # a piece without a title (a token) is told apart by its id
+            continue
         if key in seen:
             findings.append(Finding(
                 "error", card.located("title"), f"cards[{card.index}].title",
@@ -63,7 +65,7 @@ def _require(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
     for deck, card in _selected(rule, decks):
         missing = [t for t in rule.params["traits"] if not card.has(t)]
         if missing:
-            yield card.where, f"cards[{card.index}]", f"'{card.title}' in deck '{deck.id}' lacks {', '.join(missing)}"
+            yield card.where, f"cards[{card.index}]", f"{card.label} in deck '{deck.id}' lacks {', '.join(missing)}"
 
 
 def _forbid(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
@@ -71,7 +73,7 @@ def _forbid(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
         present = [t for t in rule.params["traits"] if card.has(t)]
         if present:
             yield (card.located(present[0]), f"cards[{card.index}].{present[0]}",
-                   f"'{card.title}' in deck '{deck.id}' must not have {', '.join(present)}")
+                   f"{card.label} in deck '{deck.id}' must not have {', '.join(present)}")
 
 
 def _max_copies(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
@@ -79,13 +81,13 @@ def _max_copies(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
         copies = Counter()
         first = {}
         for _, card in _selected(rule, [deck]):
-            copies[card.title] += card.count
-            first.setdefault(card.title, card)
-        for title, number in copies.items():
+            copies[card.label] += card.count
+            first.setdefault(card.label, card)
+        for label, number in copies.items():
             if number > rule.params["max"]:
-                card = first[title]
+                card = first[label]
                 yield (card.where, f"cards[{card.index}]",
-                       f"'{title}' has {number} copies in deck '{deck.id}'; at most {rule.params['max']} allowed")
+                       f"{label} has {number} copies in deck '{deck.id}'; at most {rule.params['max']} allowed")
 
 
 def _total(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from .geometry import column_name
+
 
 class Location(NamedTuple):
-    """A place in a source file; line and column count from 1 (0: the whole file)."""
+    """A place in a source file; line and column count from 1 (0: the whole file). In an .xlsx workbook, the line
+    is the row and the column is shown as the workbook shows it: cards.xlsx:7:C."""
 
     path: Path
     line: int = 0
@@ -23,7 +26,10 @@ class Location(NamedTuple):
     def __str__(self) -> str:
         shown = display_path(self.path)
         if self.line:
-            return f"{shown}:{self.line}:{self.column or 1}"
+            column = self.column or 1
+            if Path(self.path).suffix.lower() == ".xlsx":
+                return f"{shown}:{self.line}:{column_name(column - 1)}"
+            return f"{shown}:{self.line}:{column}"
         return shown
 
 

@@ -99,6 +99,11 @@ class Card:
     def located(self, name: str) -> Location:
         return self.field_where.get(name, self.where)
 
+    @property
+    def label(self) -> str:
+        """How messages name the card: its title in quotes, or its id when it has none (a token, say)."""
+        return f"'{self.title}'" if self.title else self.id
+
 
 @dataclass(frozen=True)
 class Deck:

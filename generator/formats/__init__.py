@@ -1,4 +1,4 @@
-"""Other formats in and out: spreadsheets (import and export; sheetfiles.py reads CSV and XLSX files within
-bounds, worksheets.py types their cells), JSON Schemas and the key tables of docs/format.md (both made from
-reading/spec.py), exports for print shops and Tabletop Simulator, and the new-game scaffold.
+"""Other formats in and out: spreadsheets (import and export; reading/sheetfiles.py reads CSV and XLSX files
+within bounds, reading/worksheets.py types their cells), JSON Schemas and the key tables of docs/format.md (both
+made from reading/spec.py), exports for print shops and Tabletop Simulator, and the new-game scaffold.
 """

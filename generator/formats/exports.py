@@ -130,7 +130,7 @@ def write(staging, name: str, data: bytes, files: list[dict]) -> None:
 
 def _cards_csv(rows: list[dict]) -> bytes:
     """cards.csv of an export; text that a spreadsheet program would run as a formula is quoted."""
-    from .worksheets import formula_safe
+    from ..reading.worksheets import formula_safe
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["number"], lineterminator="\n")

@@ -1,6 +1,6 @@
 """Decks as spreadsheets: a sheet imported into a deck file, and a deck exported as a sheet.
 
-Import reads the sheet (worksheets.py: every cell typed and checked), writes the deck file when no cell has an
+Import reads the sheet (reading/worksheets.py: every cell typed and checked), writes the deck file when no cell has an
 error, and validates the game with it; findings about the written file are placed at the sheet's rows and
 columns, from their locations. Export writes the cards as their deck files give them (aliases and `1944+`
 included), so that importing the export gives the same cards.
@@ -22,7 +22,7 @@ from ..core.files import atomic_write
 from ..core.model import Game
 from ..core.inputs import YAML
 from ..reading.sourcemap import Map, Seq, load_yaml
-from .worksheets import EMPTY_LIST, Cards, cards_from_sheet, formula_safe, read_sheet
+from ..reading.worksheets import EMPTY_LIST, Cards, cards_from_sheet, formula_safe, read_sheet
 
 FLOW_WIDTH = 118  # a card whose flow mapping fits on a line this long is written on one line, as the bundled decks are
 
@@ -119,7 +119,7 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
     output = Path(output)
     if output.suffix.lower() not in (".yaml", ".yml"):
         raise MusterError(f"--output: a deck file ends in .yaml, got '{output.name}'", code="bad-option")
-    read = cards_from_sheet(read_sheet(source, sheet), game)
+    read = cards_from_sheet(read_sheet(source, sheet), game, titled=deck.component == "cards")
     if read.errors:
         return Imported(None, len(read.cards), 0, read.findings)
     comment = (f"Deck '{deck_id}' of {game.title}, imported from {Path(source).name} by `muster import`.\n"

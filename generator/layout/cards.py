@@ -92,7 +92,7 @@ def _lay_out(deck: Deck, cards: list[Card], shared: dict, warnings: bool, evalua
 def _lay_out_card(card: Card, shared: dict, warnings: bool, evaluators: dict[str, Evaluator], index: dict[Face, int],
                   batch: DeckFaces, safe: float) -> None:
     context = card_context(shared, card)
-    field, label = f"cards[{card.index}]", f"'{card.title}'"
+    field, label = f"cards[{card.index}]", card.label
     drawn = []
     for which, evaluator in evaluators.items():
         face, found = evaluator.face(context, partial(_drawing, which, card))
@@ -109,4 +109,4 @@ def _lay_out_card(card: Card, shared: dict, warnings: bool, evaluators: dict[str
 
 
 def _drawing(which: str, card: Card) -> str:
-    return f"the {which} of '{card.title}', {card.where}"
+    return f"the {which} of {card.label}, {card.where}"

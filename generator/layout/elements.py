@@ -39,6 +39,13 @@ class Canvas(NamedTuple):
 
 def box(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
     """A rectangle; with `bleed: true`, each side that touches the trim reaches out over the bleed."""
+    x, y, w, h = _reach(values, canvas)
+    return [Rect(x, y, w, h, values.get("fill"), values.get("stroke"), values["stroke_width"], values["radius"])]
+
+
+def _reach(values: dict, canvas: Canvas) -> tuple[float, float, float, float]:
+    """An element's box (x, y, w, h); with `bleed: true`, each side that touches the trim moved out over the
+    bleed, so that nothing shows white where the cut wanders."""
     x, y, w, h = values["x"], values["y"], values["w"], values["h"]
     if values.get("bleed"):
         (width, height), bleed = canvas.size, canvas.bleed
@@ -50,7 +57,7 @@ def box(values: dict, element: Element, canvas: Canvas, found: list[Finding]) ->
             y, h = y - bleed, h + bleed
         if y + h >= height - 1e-6:
             h += bleed
-    return [Rect(x, y, w, h, values.get("fill"), values.get("stroke"), values["stroke_width"], values["radius"])]
+    return x, y, w, h
 
 
 def line(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
@@ -73,7 +80,8 @@ def polygon(values: dict, element: Element, canvas: Canvas, found: list[Finding]
 
 
 def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    """A PNG, JPEG or GIF from the game's folder, else from the bundled layouts, stretched to its box."""
+    """A PNG, JPEG or GIF from the game's folder, else from the bundled layouts, stretched to its box (with
+    `bleed: true`, the box reaches over the bleed as a box's does)."""
     src, where = values["src"], element.fields["src"].where
     try:
         path = confined(canvas.root, src)
@@ -86,7 +94,7 @@ def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) 
     problem = image_problem(path)
     if problem:
         raise MusterError(f"src: '{src}': {problem.message}", where, code=problem.code)
-    return [Picture(path, values["x"], values["y"], values["w"], values["h"])]
+    return [Picture(path, *_reach(values, canvas))]
 
 
 def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:

@@ -32,7 +32,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "paragraph": {"x": "length", "y": "length", "w": "length", "h": "length", "text": "text", "font": "font",
                   "size": "number", "min_size": "number", "leading": "number", "colour": "colour",
                   "align": "align", "valign": "valign"},
-    "image": {"x": "length", "y": "length", "w": "length", "h": "length", "src": "text"},
+    "image": {"x": "length", "y": "length", "w": "length", "h": "length", "src": "text", "bleed": "bool"},
     "grid": {"x": "length", "y": "length", "columns": "count", "rows": "count", "cell": "length", "shape": "shape",
              "stroke": "colour", "width": "length", "fill": "colour", "labels": "bool", "font": "font",
              "size": "number", "colour": "colour"},

@@ -1,19 +1,22 @@
-"""Decks from game.yaml and their cards from the deck files: what each deck prints as, every card's values."""
+"""Decks from game.yaml and their cards from the deck files (YAML, or spreadsheets read on every build): what
+each deck prints as, every card's values."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import Location, MusterError
+from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Card, Deck, frozen
 from .kinds import describe
 from .reader import Reader, at, join
 from ..core.files import confined
 from .sourcemap import Map, Seq, load_yaml
-from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME
+from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME, RESERVED_CARD_KEYS
 from .traits import parse_trait
+from .worksheets import SUFFIXES, card_maps, read_header, read_sheet, unknown_columns
 
 _TITLE, _COUNT, _ID, _DESIGNED, _NOTE = (CARD[name] for name in ("title", "count", "id", "designed", "note"))
 
@@ -22,6 +25,20 @@ def slug(text: str) -> str:
     """A file- and URL-safe id: 'Admiral Dönitz' -> 'admiral-donitz'."""
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "card"
+
+
+@dataclass
+class _Source:
+    """How a deck's files are read: its id and traits, whether its cards need titles, and for a spreadsheet its
+    worksheet, the columns mapped to keys and the columns left unread."""
+
+    deck_id: str
+    traits: dict
+    vocabularies: dict
+    titled: bool = True
+    sheet: str | None = None
+    columns: dict[str, str] = field(default_factory=dict)
+    ignore: tuple[str, ...] = ()
 
 
 def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
@@ -37,6 +54,8 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
             reader.error(at(body, "files"), join(field, "files"), "expected a list of file names", "wrong-type")
             continue
+        component, face_size, shape, packing, safe = _deck_format(reader, body, field, card_size)
+        source = _source(reader, body, field, _Source(deck_id, traits, vocabularies, component == "cards"), names)
         cards: list[Card] = []
         files = []
         complete = True
@@ -48,11 +67,10 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
                 complete = False
                 continue
             files.append(path)
-            read = _cards(reader, path, traits, vocabularies, start=len(cards))
+            read = _cards(reader, path, source, start=len(cards))
             complete = complete and read is not None
             cards.extend(read or ())
         style = reader.section(body, DECK["style"], field)
-        component, face_size, shape, packing, safe = _deck_format(reader, body, field, card_size)
         result[deck_id] = Deck(
             id=deck_id,
             name=reader.value(body, DECK["name"], field, default=deck_id),
@@ -81,8 +99,56 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
     return component, size, shape, packing, safe
 
 
-def _cards(reader: Reader, path: Path, traits: dict, vocabularies: dict, start: int) -> list[Card] | None:
-    """The cards of one deck file; None when the file cannot be read as a list of cards at all."""
+def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[str]) -> _Source:
+    """The deck's spreadsheet keys (sheet, columns, ignore) read into `source`; an error when they are given for
+    a deck that has no spreadsheet to apply them to."""
+    source.sheet = reader.value(body, DECK["sheet"], field)
+    source.ignore = reader.value(body, DECK["ignore"], field)
+    columns = reader.section(body, DECK["columns"], field)
+    keys = (*RESERVED_CARD_KEYS, *source.traits)
+    for header, key in columns.items():
+        if key in keys:
+            source.columns[str(header)] = key
+        else:
+            reader.error(columns.value_where[header], join(join(field, "columns"), header),
+                         f"{describe(key)} is not a card key" + did_you_mean(key, keys, f" (the card keys: "
+                                                                              f"{', '.join(keys)})"), "unknown-key")
+    sheets = [suffix for suffix in (Path(name).suffix.lower() for name in names) if suffix in SUFFIXES]
+    for key, applies, what in (("sheet", ".xlsx" in sheets, "an .xlsx"), ("columns", sheets, "a spreadsheet"),
+                               ("ignore", sheets, "a spreadsheet")):
+        if key in body and not applies:
+            reader.error(at(body, key), join(field, key), f"applies to {what} deck file; this deck has none",
+                         "key-conflict")
+    return source
+
+
+def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
+    """A spreadsheet's rows as card mappings, each value placed at its cell; None when it cannot be read."""
+    try:
+        sheet = read_sheet(path, source.sheet if path.suffix.lower() == ".xlsx" else None)
+    except MusterError as problem:
+        reader.keep(problem, Location(path), "")
+        return None
+    header = read_header(sheet, source.traits, source.columns, source.ignore)
+    reader.findings.extend(header.findings)
+    unknown = unknown_columns(sheet, header)
+    if unknown:
+        reader.findings.append(unknown)
+    named = {str(cell).strip() for cell in sheet.header if cell is not None}
+    for name in source.columns:
+        if name not in named:
+            reader.findings.append(Finding("warning", Location(path, sheet.header_row, 1), "",
+                                           f"columns: no column '{name}' in the header row"
+                                           + did_you_mean(name, named), "missing-column"))
+    if source.titled and "title" not in header.columns:
+        reader.error(Location(path, sheet.header_row, 1), "title", "no title column: name one Title or Name, or "
+                     "map one (columns: {Header: title}); only a deck of tokens may go without", "missing-key")
+        return None
+    return card_maps(sheet, header, source.traits, source.vocabularies, reader.findings)
+
+
+def _yaml_cards(reader: Reader, path: Path) -> Seq | None:
+    """A deck file's list of card mappings; None when the file cannot be read as one."""
     try:
         data = load_yaml(path)
     except MusterError as problem:
@@ -92,17 +158,29 @@ def _cards(reader: Reader, path: Path, traits: dict, vocabularies: dict, start: 
         reader.error(Location(path, 1, 1), "cards", "expected a mapping with a list under 'cards'", "wrong-type")
         return None
     reader.keys(data, "", DECK_FILE)
-    raw_cards: Seq = data["cards"]
+    return data["cards"]
+
+
+def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card] | None:
+    """The cards of one deck file; None when the file cannot be read as a list of cards at all."""
+    sheet = path.suffix.lower() in SUFFIXES
+    raw_cards = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path)
+    if raw_cards is None:
+        return None
+    traits = source.traits
     trait_names = tuple(traits)
     cards = []
     for index, raw in enumerate(raw_cards):
-        field = f"cards[{index}]"
+        field = "" if sheet else f"cards[{index}]"  # a sheet's findings are placed at their cell
         where = raw_cards.item_where[index]
         if not isinstance(raw, Map):
             reader.error(where, field, f"expected a mapping, got {describe(raw)}", "wrong-type")
             continue
         reader.keys(raw, field, CARD, trait_names)
         title = reader.value(raw, _TITLE, field)
+        if not title and source.titled:
+            reader.error(at(raw, "title"), join(field, "title"), "every card needs a title (a deck of tokens may "
+                         "go without: component: tokens)", "missing-key")
         count = reader.value(raw, _COUNT, field)
         designed = reader.value(raw, _DESIGNED, field)
         values = {}
@@ -110,13 +188,14 @@ def _cards(reader: Reader, path: Path, traits: dict, vocabularies: dict, start: 
         for name, trait in traits.items():
             if name in raw and raw[name] is not None:
                 try:
-                    values[name] = parse_trait(trait, raw[name], vocabularies)
+                    values[name] = parse_trait(trait, raw[name], source.vocabularies)
                 except MusterError as problem:
                     reader.keep(problem, at(raw, name), join(field, name))
                     invalid.add(name)
         field_where = {key: raw.value_where[key] for key in raw}
+        identifier = slug(title) if title else f"{source.deck_id}-{start + index + 1}"
         cards.append(Card(
-            title=title, id=reader.value(raw, _ID, field, default=slug(title)), count=count, traits=frozen(values),
+            title=title, id=reader.value(raw, _ID, field, default=identifier), count=count, traits=frozen(values),
             where=where, field_where=frozen(field_where), index=start + index, designed=designed,
             note=reader.value(raw, _NOTE, field), invalid=frozenset(invalid),
         ))

@@ -157,7 +157,7 @@ FORMAT = Section("decks.<id>.format", (
 
 DECK = Section("decks.<id>", (
     Key("name", TEXT, "The deck's name, in messages and the rulebook.", default=Derived("the deck's id")),
-    Key("file", FILE, "The deck file, in the game folder."),
+    Key("file", FILE, "The deck file, in the game folder: YAML, or a .csv, .tsv or .xlsx sheet."),
     Key("files", FILES, "Deck files instead of file: the cards of all of them, in order."),
     Key("size", INTEGER, "Declared size: the sum of the counts must equal it.", minimum=0, maximum=MAX_CARDS_PER_DECK),
     Key("face", FILE, "Layout of the faces: in the game folder, else the bundled layouts/.", required=True,
@@ -167,6 +167,10 @@ DECK = Section("decks.<id>", (
     Key("component", CHOICE, "cards, or tokens: printed into the game's tokens.pdf.", default="cards",
         choices=COMPONENTS),
     Key("format", MAPPING, "What each face prints as, when not one of the game's cards.", of=FORMAT),
+    Key("sheet", STRING, "The worksheet of an .xlsx deck file.", default=Derived("the first")),
+    Key("columns", MAP, "A spreadsheet deck's header -> the card key it holds: {Name: title, Qty: count}.",
+        of=STRING),
+    Key("ignore", TOKENS, "A spreadsheet deck's columns left unread: [Notes, TGC code].", default=[]),
 ))
 
 BOUNDS = (
@@ -259,10 +263,10 @@ GAME = Section("game.yaml", (
 ))
 
 CARD = Section("cards[]", (
-    Key("title", TEXT, "Printed on the card.", required=True, default=""),
+    Key("title", TEXT, "Printed on the card; a deck of tokens may leave it out.", default=""),
     Key("count", INTEGER, "Copies in the deck (default 1).", default=1, minimum=0, maximum=MAX_COUNT),
     Key("id", STRING, "Stable identifier (default: the title as lower-case ASCII with dashes).",
-        default=Derived("the title in lower case ASCII with dashes")),
+        default=Derived("the title in lower case ASCII with dashes; with no title, <deck>-<n>")),
     Key("designed", BOOLEAN, "true for a card designed for Muster rather than taken from the source.", default=False),
     Key("note", TEXT, "Provenance or resolution remarks; never printed.", default=""),
 ))

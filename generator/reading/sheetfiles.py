@@ -7,7 +7,8 @@ file of at most 16 MiB). An .xlsx is a zip of XML parts, and both can be far big
 ("billion laughs"). So the sizes the zip declares are summed first (zipfile never unpacks more of an entry than
 it declares), then every XML part is parsed by expat as it unpacks, keeping nothing: a DTD is refused, and each
 cell's characters, each row's columns and the shared strings are counted. Only a workbook within every limit is
-handed to openpyxl, which streams its rows in read-only mode. The <dimension> a sheet declares is not believed
+handed to openpyxl, which streams its rows in read-only mode, values as the file last saved them (a formula's
+computed value; a formula saved without one, as some programs write them, arrives as UNCOMPUTED). The <dimension> a sheet declares is not believed
 either way (writers get it wrong; A1:XFD1048576 is common): what is counted is what is there.
 """
 
@@ -34,6 +35,16 @@ MAX_PARTS = 1_000             # entries in an .xlsx's zip
 _READ = 64 * 1024             # bytes of a part given to expat at a time
 
 Rows = Iterator[tuple[int, list]]
+
+
+class _Uncomputed:
+    """The cell of a formula whose file holds no computed value (openpyxl would give None, as for an empty cell)."""
+
+    def __repr__(self) -> str:
+        return "UNCOMPUTED"
+
+
+UNCOMPUTED = _Uncomputed()
 _BROKEN = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFError, KeyError, ValueError, TypeError,
            IndexError, AttributeError, SyntaxError)
 
@@ -111,7 +122,7 @@ def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> Rows:
     from openpyxl import load_workbook
     from openpyxl.utils.exceptions import InvalidFileException
 
-    _check_workbook(path, data)
+    uncomputed = _check_workbook(path, data)
     book = None
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
@@ -122,8 +133,13 @@ def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> Rows:
                               code="unknown-sheet")
         worksheet = book.worksheets[0] if sheet is None else book[sheet]
         worksheet.reset_dimensions()  # read every row, whatever size the file claims (some writers get it wrong)
+        formulas = uncomputed.get(worksheet._worksheet_path.lstrip("/"), set())
         for number, cells in enumerate(worksheet.iter_rows(values_only=True), 1):
-            yield number, list(cells)
+            cells = list(cells)
+            for row, column in formulas:
+                if row == number and column <= len(cells):
+                    cells[column - 1] = UNCOMPUTED
+            yield number, cells
     except (InvalidFileException, *_BROKEN) as exc:  # openpyxl meets a broken part with whatever Python raises
         raise _unreadable(path, exc) from None
     finally:
@@ -136,8 +152,9 @@ def _unreadable(path: Path, exc: Exception) -> MusterError:
                        code="unreadable")
 
 
-def _check_workbook(path: Path, data: bytes) -> None:
-    """The zip's entries and every XML part held to the limits, streaming, before openpyxl reads any of it."""
+def _check_workbook(path: Path, data: bytes) -> dict[str, set[tuple[int, int]]]:
+    """The zip's entries and every XML part held to the limits, streaming, before openpyxl reads any of it; gives
+    the (row, column) of each formula saved without its value, by the worksheet part that holds it."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         entries = archive.infolist()
@@ -151,15 +168,20 @@ def _check_workbook(path: Path, data: bytes) -> None:
         raise MusterError(f"its parts unpack to {unpacked:,} bytes; the limit is {MAX_UNPACKED_BYTES:,}",
                           Location(path), code="too-large")
     tally = _Tally(path)
+    uncomputed = {}
     for entry in entries:
         if entry.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):  # all that .xlsx writers use
             raise MusterError(f"not a readable .xlsx file ({entry.filename} is packed by method "
                               f"{entry.compress_type})", Location(path), code="unreadable")
         try:
             with archive.open(entry) as part:
-                _PartCheck(tally, entry.filename).scan(part)
+                check = _PartCheck(tally, entry.filename)
+                check.scan(part)
         except (RuntimeError, *_BROKEN) as exc:  # RuntimeError: an encrypted part
             raise _unreadable(path, exc) from None
+        if check.uncomputed:
+            uncomputed[entry.filename] = check.uncomputed
+    return uncomputed
 
 
 _CELL_REFERENCE = re.compile(r"([A-Za-z]{1,3})?")
@@ -167,8 +189,8 @@ _CELL_REFERENCE = re.compile(r"([A-Za-z]{1,3})?")
 
 class _PartCheck:
     """One part of a workbook parsed by expat as it unpacks, keeping nothing but counts: a DTD refused; in a
-    worksheet, each row's number and width and each cell's characters; in the shared strings, their number and
-    characters."""
+    worksheet, each row's number and width and each cell's characters, and the cells of formulas saved without
+    their value; in the shared strings, their number and characters."""
 
     def __init__(self, tally: _Tally, name: str):
         self.tally, self.name = tally, name
@@ -177,6 +199,9 @@ class _PartCheck:
         self.counting = False   # inside a cell or a shared string
         self.characters = 0     # of the cell or shared string under way
         self.strings = 0
+        self.parts: set[str] = set()  # what the cell under way holds: a formula (f), a value (v, not empty)
+        self.element = ""
+        self.uncomputed: set[tuple[int, int]] = set()  # cells holding a formula and no value
 
     def scan(self, part) -> None:
         from xml.parsers import expat
@@ -206,6 +231,7 @@ class _PartCheck:
 
     def start(self, tag: str, attributes: dict) -> None:
         name = tag.rpartition(":")[2]
+        self.element = name
         if self.root is None:
             self.root = name
         elif self.root == "worksheet" and name == "row":
@@ -215,6 +241,9 @@ class _PartCheck:
             self.column = max(self.column, _column(attributes.get("r", ""), self.column + 1))
             self.tally.column(self.row, self.column)
             self.counting, self.characters = True, 0
+            self.parts = set()
+        elif self.root == "worksheet" and name == "f":
+            self.parts.add(name)
         elif self.root == "sst" and name == "si":
             self.strings += 1
             if self.strings > MAX_CELLS:
@@ -223,12 +252,17 @@ class _PartCheck:
 
     def end(self, tag: str) -> None:
         name = tag.rpartition(":")[2]
+        self.element = ""
         if name in ("c", "si"):
             self.counting = False
+            if name == "c" and self.parts == {"f"}:
+                self.uncomputed.add((self.row, self.column))
         elif name == "row" and self.root == "worksheet":
             self.tally.row(self.row, self.column)  # openpyxl fills a row in up to its last cell
 
     def text(self, data: str) -> None:
+        if self.element == "v" and data.strip():
+            self.parts.add("v")
         if self.counting:
             self.characters += len(data)
             self.tally.text(self.characters, len(data), self.row, self.column)
