@@ -15,7 +15,7 @@ from .boards import read_boards
 from .decks import read_decks
 from .kinds import COLOUR, HEX_COLOUR, NAME, describe
 from .reader import Reader, at, join
-from .fonts import read_font_book, read_game_fonts
+from .fonts import read_game_fonts
 from .resources import find_game, image_problem
 from .rules import patched, read_rules, read_variants
 from .sourcemap import Map, Seq, load_yaml
@@ -25,7 +25,6 @@ from .traits import read_traits, read_vocabularies
 
 def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     """The game at `name_or_path`, with the named variants switched on besides the game's defaults."""
-    read_font_book()  # the fonts its layouts will be measured with, the game's own added once game.yaml is read
     root = find_game(name_or_path).resolve()
     data = load_yaml(root / "game.yaml")
     where = Location(root / "game.yaml", 1, 1)
