@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.building import pipeline
-from generator.building.cache import input_key
+from generator.building.cache import inputs_of
 from generator.building.kit import build_game
 from generator.building.pipeline import build_forked
 from generator.core import fonts
@@ -131,10 +131,10 @@ def test_the_bold_and_italic_faces_a_family_lacks_fall_back(make_game):
 
 def test_editing_a_game_font_changes_the_input_key(make_game):
     folder = house_game(make_game)
-    before = input_key(folder, {})
+    before = inputs_of(folder, {}).key
     with open(folder / "fonts" / "House-Bold.ttf", "ab") as handle:
         handle.write(b"\0")
-    assert input_key(folder, {}) != before
+    assert inputs_of(folder, {}).key != before
 
 
 def test_the_bundled_serif_has_four_faces():

@@ -12,7 +12,7 @@ from PIL import Image
 
 from conftest import GAME_YAML
 from hostile_run import muster, refused, succeeded
-from generator.building.cache import input_key
+from generator.building.cache import inputs_of
 from generator.building.kit import build_game
 from generator.checking import check_game
 from generator.core.errors import Location
@@ -133,9 +133,9 @@ def test_thousands_of_unknown_columns_are_one_bounded_warning(make_game):
 
 def test_the_sheet_is_an_input_of_the_build(make_game):
     folder = sheet_game(make_game)
-    before = input_key(folder, {})
+    before = inputs_of(folder, {}).key
     workbook(folder / "cards.xlsx", HEADER, [["Alpha", 1, 8, "L"], ["Bravo", 2, 5, "U"]])
-    assert input_key(folder, {}) != before
+    assert inputs_of(folder, {}).key != before
     assert load_game(folder).decks["reds"].cards[0].traits["force"] == 8
 
 
