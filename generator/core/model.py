@@ -234,6 +234,7 @@ class Game:
     boards: Mapping[str, Board] = field(default_factory=dict)
     tables: Mapping[str, tuple] = field(default_factory=dict)
     rulebook: Rulebook | None = None
+    embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, wherever text is set
 
 
 def frozen(mapping: Mapping) -> Mapping:

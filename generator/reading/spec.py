@@ -234,6 +234,7 @@ GAME = Section("game.yaml", (
     Key("card", MAPPING, "The game's cards.", of=GAME_CARD),
     Key("colours", MAP, "Named colours, for layouts: colours.<name>.", of=HEX_COLOUR),
     Key("icons", MAP, "Inline icons for text: [[name]].", of=ICON),
+    Key("embed", MAP, "Words printed as icons wherever text is set, whole words only: {Wood: wood}.", of=STRING),
     Key("constants", MAP, "Numbers (and texts) the rules, layouts and rulebook use: constants.<name>.", of=SCALAR,
         names=NAME),
     Key("vocabularies", MAP, "The codes a code or codes trait may take.", of=VOCABULARY),

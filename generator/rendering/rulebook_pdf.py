@@ -24,6 +24,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 from ..core import fonts
 from ..core.errors import Location, MusterError
 from ..core.files import confined
+from ..core.inline import configured
 from ..core.model import Game
 from ..core.units import PAPERS, PT_PER_MM
 from .flowables import ContentsLine, SplitTable
@@ -298,7 +299,8 @@ class Book:
                       bottomPadding=FRAME_PADDING)
         document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
                                    PageTemplate("content", [frame], onPageEnd=furniture)])
-        tokens = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").parse(text)
+        parser = configured(MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table"), underscores=True)
+        tokens = parser.parse(text)
         if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
             raise MusterError(f"lists and quotes are nested more than {MAX_NESTING // 2 - 1} deep",
                               Location(self.game.rulebook.path), code="rulebook-layout")
