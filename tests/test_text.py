@@ -244,3 +244,33 @@ def test_italic_in_a_display_heading_is_a_warning_with_its_line(make_game):
     (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "rulebook: {file: rules.md}\n")
     found = [f for f in check_game(load_game(folder)) if f.code == "no-italic"]
     assert len(found) == 1 and "rules.md:3" in str(found[0]) and "'display'" in found[0].message
+
+
+@pytest.fixture(scope="module")
+def book_game(tmp_path_factory):
+    """A game with a glyph icon (star), an image icon (wood) and embed: {Wood: wood}, for typesetting rules."""
+    from conftest import BACK_YAML, FACE_YAML, GAME_YAML, REDS_YAML
+
+    folder = tmp_path_factory.mktemp("book") / "tiny"
+    folder.mkdir()
+    game_yaml = GAME_YAML.replace("  star: {glyph: \"★\", font: text-bold}",
+                                  "  star: {glyph: \"★\", font: text-bold}\n  wood: {image: wood.png}\n"
+                                  "embed: {Wood: wood}")
+    for name, text in {"game.yaml": game_yaml + "rulebook: {file: rules.md}\n", "reds.yaml": REDS_YAML,
+                       "face.yaml": FACE_YAML, "back.yaml": BACK_YAML, "rules.md": "# Rules\n"}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    Image.new("RGB", (16, 16), (120, 70, 20)).save(folder / "wood.png")
+    return load_game(folder)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(_atoms(), st.sampled_from(["", " "])), min_size=1, max_size=14))
+def test_the_pdf_says_what_the_rulebook_paragraph_says(book_game, atoms):
+    from generator.core.units import PAPERS
+    from generator.rendering.rulebook_pdf import Book
+
+    source = "Text: " + "".join(text + gap for (text, _), gap in atoms)
+    expected = "Text: " + "".join(shown for (_, shown), _ in atoms)
+    target = io.BytesIO()
+    Book(book_game, PAPERS["a5"]).build(source + "\n", target)
+    assert expected.replace(" ", "") in read_back(target.getvalue(), 2), source

@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Iterable, Mapping, NamedTuple
 
 ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
-MARKED = re.compile(r"[*\\\n]|\[\[")  # card text without these (and without embedded words) is one plain run
 _NUMBER_GAP = re.compile(r"\d( +)$")  # a number, then the spaces before an icon that stays on its line
 
 
@@ -104,8 +103,8 @@ def tokens(fragments: Iterable[tuple[str, bool]], embed: Mapping[str, str]) -> l
 
 def card_segments(text: str, embed: Mapping[str, str]) -> list[Segment]:
     """Card text as its tokens, each with its emphasis."""
-    if not MARKED.search(text) and not (embed and _pattern(tuple(embed)).search(text)):
-        return [Segment(Token(text))]  # most text: no markup, one run
+    if "*" not in text and "\\" not in text:  # most text: no emphasis and no escapes, nothing for markdown-it
+        return [Segment(token) for token in tokens([(text, False)], embed)]
     result: list[Segment] = []
     bold = italic = 0
     fragments: list[tuple[str, bool]] = []

@@ -137,8 +137,10 @@ def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding])
         raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
                           element.fields["text"].where, code="unknown-icon")
     for role, mark in (("bold", "**bold**"), ("italic", "*italic*")):
-        family = fonts.font_book().lacking(values["font"], role)
-        if family and any(getattr(s, role) for s in segments if s.token.text.strip()):
+        family = None
+        if any(getattr(s, role) and s.token.text.strip() for s in segments):
+            family = fonts.font_book().lacking(values["font"], role)
+        if family:
             found.append(Finding("warning", element.where, "", f"{mark} in font '{values['font']}': its family "
                                  f"'{family}' has no {role} face, so that text prints in its regular one",
                                  f"no-{role}"))

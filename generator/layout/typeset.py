@@ -17,6 +17,7 @@ MM_PER_PT = MM_PER["pt"]
 STEP = 0.25  # points: the granularity of shrinking
 EM_OVER_HEIGHT = 1.1  # how much taller than its box a one-line text's em may be
 
+
 @dataclass(frozen=True)
 class Span:
     """A run of text in one face of a family (regular, bold, italic), or an icon, as markup splits it."""
