@@ -274,3 +274,25 @@ def test_the_pdf_says_what_the_rulebook_paragraph_says(book_game, atoms):
     target = io.BytesIO()
     Book(book_game, PAPERS["a5"]).build(source + "\n", target)
     assert expected.replace(" ", "") in read_back(target.getvalue(), 2), source
+
+
+def test_bold_in_bold_rulebook_text_stays_bold(book_game):
+    from pypdf import PdfReader
+
+    from generator.core.units import PAPERS
+    from generator.rendering.rulebook_pdf import Book
+
+    source = "# Heading **strong** end\n\nBody **strong** end\n\n| Head **strong** end |\n|---|\n| cell |\n"
+    target = io.BytesIO()
+    Book(book_game, PAPERS["a5"]).build(source, target)
+    seen: list[tuple[str, str]] = []
+
+    def visit(text, matrix, text_matrix, font, size):
+        if text.strip() and font:
+            seen.append((text.strip(), str(font["/BaseFont"]).split("+")[-1]))
+
+    PdfReader(target).pages[2].extract_text(visitor_text=visit)
+    # a heading and a table's head are bold already: their **strong** is set in the same bold face, in one run
+    assert ("1  Heading strong end", "RobotoCondensed-Bold") in seen
+    assert ("Head strong end", "DejaVuSansCondensed-Bold") in seen
+    assert ("Body", "DejaVuSansCondensed") in seen and ("strong", "DejaVuSansCondensed-Bold") in seen
