@@ -296,3 +296,16 @@ def test_bold_in_bold_rulebook_text_stays_bold(book_game):
     assert ("1  Heading strong end", "RobotoCondensed-Bold") in seen
     assert ("Head strong end", "DejaVuSansCondensed-Bold") in seen
     assert ("Body", "DejaVuSansCondensed") in seen and ("strong", "DejaVuSansCondensed-Bold") in seen
+
+
+def test_a_heading_with_an_image_icon_keeps_its_word_in_the_contents_and_bookmarks(book_game):
+    from pypdf import PdfReader
+
+    from generator.core.units import PAPERS
+    from generator.rendering.rulebook_pdf import Book
+
+    target = io.BytesIO()
+    Book(book_game, PAPERS["a5"]).build("# Gather Wood and [[star]]\n\nText.\n", target)
+    assert [item.title for item in PdfReader(target).outline] == ["1  Gather Wood and ★"]
+    assert "1GatherWoodand★" in read_back(target.getvalue(), 1)  # the contents page
+    assert f"1Gather{ICON_AT}and★" in read_back(target.getvalue(), 2)  # the heading itself

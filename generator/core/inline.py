@@ -20,7 +20,8 @@ _NUMBER_GAP = re.compile(r"\d( +)$")  # a number, then the spaces before an icon
 
 
 class Token(NamedTuple):
-    """Text as it prints, or an icon by name; `glued`: the icon stays on the line of the number before it."""
+    """Text as it prints, or an icon by name and as written (`[[wood]]`, or the embedded word); `glued`: the icon
+    stays on the line of the number before it."""
 
     text: str
     icon: str | None = None
@@ -94,7 +95,7 @@ def tokens(fragments: Iterable[tuple[str, bool]], embed: Mapping[str, str]) -> l
             before = before[:gap.start(1)]
         if before:
             result.append(Token(before))
-        result.append(Token("", match.group(1) or embed[match.group(0)], gap is not None))
+        result.append(Token(match.group(0), match.group(1) or embed[match.group(0)], gap is not None))
         start = match.end()
     if start < len(text):
         result.append(Token(text[start:]))

@@ -22,9 +22,10 @@ def plain(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", markup))
 
 
-def inline(game: Game, node) -> str:
+def inline(game: Game, node, pictures: bool = True) -> str:
     """reportlab paragraph markup for an inline node's children, every text escaped; a run of text (escaped
-    characters apart, core/inline.py) with its icons and embedded words made icons."""
+    characters apart, core/inline.py) with its icons and embedded words made icons. Without `pictures` (for the
+    contents and bookmarks, which are plain text), an image icon stays as it is written."""
     out = []
     fragments: list[tuple[str, bool]] = []
     for child in node.children or []:
@@ -33,30 +34,30 @@ def inline(game: Game, node) -> str:
             fragments.append((child.content, kind == "text_special"))
             continue
         if fragments:
-            out.append(icons(game, fragments))
+            out.append(icons(game, fragments, pictures))
             fragments = []
         if kind == "softbreak":
             out.append(" ")
         elif kind == "hardbreak":
             out.append("<br/>")
         elif kind == "strong":
-            out.append(f"<b>{inline(game, child)}</b>")
+            out.append(f"<b>{inline(game, child, pictures)}</b>")
         elif kind == "em":
-            out.append(f"<i>{inline(game, child)}</i>")
+            out.append(f"<i>{inline(game, child, pictures)}</i>")
         elif kind == "code_inline":
             out.append(f'<font name="text-bold">{escape(child.content)}</font>')
         elif kind == "link":
-            out.append(inline(game, child))
+            out.append(inline(game, child, pictures))
         elif kind == "image":
             out.append(escape(child.attrs.get("alt", "") or child.content))
         elif kind != "html_inline":
             out.append(escape(child.content or ""))
     if fragments:
-        out.append(icons(game, fragments))
+        out.append(icons(game, fragments, pictures))
     return "".join(out)
 
 
-def icons(game: Game, fragments: list[tuple[str, bool]]) -> str:
+def icons(game: Game, fragments: list[tuple[str, bool]], pictures: bool = True) -> str:
     """A run of text (its fragments: text, whether escaped) escaped, each [[name]] and embedded word made the
     icon's glyph or image, the icon's attributes escaped too; an icon after a number joined to it by a no-break
     space."""
@@ -70,7 +71,9 @@ def icons(game: Game, fragments: list[tuple[str, bool]]) -> str:
             raise MusterError(f"unknown icon '{token.icon}' in the rulebook", Location(game.rulebook.path),
                               code="unknown-icon")
         out.append("&nbsp;" if token.glued else "")
-        if icon.image is not None:
+        if icon.image is not None and not pictures:
+            out.append(escape(token.text))
+        elif icon.image is not None:
             out.append(f'<img src="{attribute(str(icon.image))}" width="9" height="9" valign="middle"/>')
         else:
             colour = f' color="{attribute(icon.colour)}"' if icon.colour else ""

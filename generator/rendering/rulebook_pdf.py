@@ -99,7 +99,7 @@ class Book:
                 # Not between two headings, though: the first would be kept with the break, not with the second.
                 if not under_heading:
                     story.append(CondPageBreak(HEADING_ROOM[min(level, 3)] * mm))
-                story.append(self.heading(level, inline(self.game, node.children[0])))
+                story.append(self.heading(level, node.children[0]))
             elif kind == "paragraph":
                 children = node.children[0].children or []
                 if len(children) == 1 and children[0].type == "image":
@@ -122,15 +122,16 @@ class Book:
                 story.append(PageBreak())
         return story
 
-    def heading(self, level: int, markup: str):
+    def heading(self, level: int, node):
 
         level = min(level, 3)
         self.numbers[level - 1] += 1
         for deeper in range(level, 3):
             self.numbers[deeper] = 0
         number = ".".join(str(n) for n in self.numbers[:level])
-        paragraph = Paragraph(f"{number}&nbsp;&nbsp;{markup}", self.styles[level])
-        paragraph.toc = (level - 1, f"{number}  {plain(markup)}", f"section-{number}")
+        paragraph = Paragraph(f"{number}&nbsp;&nbsp;{inline(self.game, node)}", self.styles[level])
+        title = plain(inline(self.game, node, pictures=False))  # the contents line and the bookmark: plain text
+        paragraph.toc = (level - 1, f"{number}  {title}", f"section-{number}")
         return paragraph
 
     def listing(self, node, width: float):
