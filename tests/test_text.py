@@ -309,3 +309,12 @@ def test_a_heading_with_an_image_icon_keeps_its_word_in_the_contents_and_bookmar
     assert [item.title for item in PdfReader(target).outline] == ["1  Gather Wood and ★"]
     assert "1GatherWoodand★" in read_back(target.getvalue(), 1)  # the contents page
     assert f"1Gather{ICON_AT}and★" in read_back(target.getvalue(), 2)  # the heading itself
+
+
+@pytest.mark.parametrize("entry, code", [('"": star', "bad-name"), ("' Star': star", "bad-name"), ("Star: [star]", "unknown-icon")])
+def test_a_bad_embed_entry_is_one_error_naming_its_line(make_game, entry, code):
+    folder = make_game()
+    text = (folder / "game.yaml").read_text().replace("vocabularies:", f"embed:\n  {entry}\nvocabularies:", 1)
+    (folder / "game.yaml").write_text(text)
+    found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
+    assert [f.code for f in found] == [code] and "game.yaml:" in str(found[0]) and found[0].field.startswith("embed")

@@ -150,7 +150,7 @@ def _embed(reader: Reader, data: Map, icons: dict[str, Icon]) -> dict[str, str]:
     result = {}
     for word, name in raw.items():
         field = join("embed", word)
-        if not isinstance(word, str) or not word.strip() or "\n" in word or word != word.strip():
+        if not isinstance(word, str) or not word or word != word.strip() or "\n" in word:
             reader.error(raw.key_where[word], field, f"expected a word to print as an icon, got {describe(word)}",
                          "bad-name")
         elif not isinstance(name, str) or name not in icons:
