@@ -231,7 +231,7 @@ def _atoms():
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(_atoms(), st.sampled_from(["", " "])), min_size=1, max_size=14))
 def test_the_pdf_says_what_the_card_text_says(wood, atoms):
     source = "".join(text + gap for (text, _), gap in atoms)
@@ -263,7 +263,7 @@ def book_game(tmp_path_factory):
     return load_game(folder)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(_atoms(), st.sampled_from(["", " "])), min_size=1, max_size=14))
 def test_the_pdf_says_what_the_rulebook_paragraph_says(book_game, atoms):
     from generator.core.units import PAPERS
