@@ -291,5 +291,5 @@ def test_icon_markup_escapes_its_attributes(make_game):
     hostile = '"><img src="/etc/secret.png"/><font name="'
     icons = {"evil": Icon("evil", "x", hostile, hostile, None), "pic": Icon("pic", None, "text", None, Path(f"/{hostile}"))}
     book = Book(replace(game, icons=icons), PAPERS["a4"])
-    for markup in (icon_markup(book.game, "[[evil]]"), icon_markup(book.game, "[[pic]]")):
+    for markup in (icon_markup(book.game, [("[[evil]]", False)]), icon_markup(book.game, [("[[pic]]", False)])):
         assert markup.count("<") == 1 + markup.startswith("<font") and '"><' not in markup, markup

@@ -11,6 +11,7 @@ from ..core.errors import Finding, Location, MusterError, has_errors
 from ..core.model import Game
 from ..core.inputs import RULEBOOK, read_bytes
 from ..core.files import confined
+from ..core.inline import configured
 from ..reading.resources import image_problem
 from ..layout.rulebook import RulesText, render_text
 
@@ -29,7 +30,7 @@ def rendered_findings(game: Game, rules: RulesText) -> list[Finding]:
     if has_errors(rules.findings):
         return rules.findings
     return (rules.findings + image_findings(game, rules.markdown) + glyph_findings(game, rules.markdown)
-            + coverage(game, rules.markdown))
+            + face_findings(game, rules.markdown) + coverage(game, rules.markdown))
 
 
 HEADING_FONTS = {"# ": "display-bold", "## ": "display-bold"}  # as rendering/rulebook_pdf.py sets chapters
@@ -46,6 +47,25 @@ def glyph_findings(game: Game, text: str) -> list[Finding]:
     return [Finding("warning", _line_of(game.rulebook.path, character), "rulebook",
                     f"font '{font}' has no glyph for {character!r}", "missing-glyph")
             for character, font in missing.items()]
+
+
+def face_findings(game: Game, text: str) -> list[Finding]:
+    """A warning for each heading whose *italic* its font's family cannot print (chapters and sections are set in
+    the display family, which has no italic face): it would print upright."""
+    from markdown_it import MarkdownIt  # only for games with a rulebook
+
+    findings = []
+    tokens = configured(MarkdownIt("commonmark").enable("table"), underscores=True).parse(text)
+    for before, token in zip(tokens, tokens[1:]):
+        if before.type != "heading_open" or not any(c.type == "em_open" for c in token.children or []):
+            continue
+        font = HEADING_FONTS.get("#" * int(before.tag[1]) + " ", "text-bold")
+        family = fonts.font_book().lacking(font, "italic")
+        if family:
+            findings.append(Finding("warning", _line_of(game.rulebook.path, token.content), "rulebook",
+                                    f"*italic* in a heading set in font '{font}': its family '{family}' has no "
+                                    "italic face, so that text prints upright", "no-italic"))
+    return findings
 
 
 def image_findings(game: Game, text: str) -> list[Finding]:

@@ -51,6 +51,13 @@ class FontBook:
     def _version(self, name: str) -> tuple:
         return self.files.get(name), self.stamps.get(name)
 
+    def lacking(self, font: str, role: str) -> str | None:
+        """The name of `font`'s family when the family has no `role` face (bold, italic) of its own, so that
+        markup asking for one prints in the regular face; None when it has one."""
+        name = next((n for n, members in self.families.items() if font in members.values()), font)
+        members = self.family_of(font)
+        return name if members[role] == members["regular"] else None
+
 
 _book: FontBook | None = None
 

@@ -242,6 +242,7 @@ class Game:
     tables: Mapping[str, tuple] = field(default_factory=dict)
     rulebook: Rulebook | None = None
     fonts: FontBook | None = None  # the bundled fonts with the game's own; None: the bundled ones
+    embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, wherever text is set
 
 
 def frozen(mapping: Mapping) -> Mapping:

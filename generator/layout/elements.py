@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from ..core import fonts
 from ..core.bundle import layouts_dir
 from ..core.display import Ellipse, Line, Picture, Polygon, Rect, Run
 from ..core.errors import Finding, MusterError
+from ..core.inline import card_segments
 from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
 from ..core.model import Icon
 from ..core.units import PT_PER_MM, parse_length
@@ -35,6 +36,7 @@ class Canvas(NamedTuple):
     bleed: float
     root: Path
     icons: dict[str, Icon]
+    embed: Mapping[str, str] = {}  # the game's words printed as icons
 
 
 def box(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
@@ -99,7 +101,7 @@ def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) 
 
 def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
     """One line, shrunk to fit its box; its capitals centred on the box's middle."""
-    parts = _spans(values, element, canvas)
+    parts = _spans(values, element, canvas, found)
     size = values["size"]
     fitted = typeset.fit_line(typeset.words(parts), values["w"], values["h"], size, values.get("min_size", size))
     if fitted is None:
@@ -114,7 +116,7 @@ def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -
 
 def paragraph(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
     """Lines broken to the box's width, shrunk until they fit its height, aligned to its top, middle or bottom."""
-    parts = _spans(values, element, canvas)
+    parts = _spans(values, element, canvas, found)
     size, leading = values["size"], values["leading"]
     min_size = values.get("min_size", size)
     fitted = typeset.fit_block(typeset.words(parts), values["w"], values["h"], size, min_size, leading)
@@ -135,12 +137,22 @@ def paragraph(values: dict, element: Element, canvas: Canvas, found: list[Findin
     return items
 
 
-def _spans(values: dict, element: Element, canvas: Canvas) -> list[typeset.Span]:
-    missing = typeset.unknown_icons(values["text"], canvas.icons)
+def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list[typeset.Span]:
+    """The element's text as spans; a warning in `found` when its markup asks for a face its font's family lacks."""
+    segments = card_segments(values["text"], canvas.embed)
+    missing = [s.token.icon for s in segments if s.token.icon is not None and s.token.icon not in canvas.icons]
     if missing:
         raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
                           element.fields["text"].where, code="unknown-icon")
-    return typeset.spans(values["text"], values["font"], values["colour"], canvas.icons)
+    for role, mark in (("bold", "**bold**"), ("italic", "*italic*")):
+        family = None
+        if any(getattr(s, role) and s.token.text.strip() for s in segments):
+            family = fonts.font_book().lacking(values["font"], role)
+        if family:
+            found.append(Finding("warning", element.where, "", f"{mark} in font '{values['font']}': its family "
+                                 f"'{family}' has no {role} face, so that text prints in its regular one",
+                                 f"no-{role}"))
+    return typeset.spans(segments, values["font"], values["colour"], canvas.icons)
 
 
 def grid(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:

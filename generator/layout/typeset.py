@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from ..core import fonts
 from ..core.display import Picture, Run
+from ..core.inline import Segment
 from ..core.model import Icon
 from ..core.units import MM_PER, PT_PER_MM
 
 MM_PER_PT = MM_PER["pt"]
 STEP = 0.25  # points: the granularity of shrinking
 EM_OVER_HEIGHT = 1.1  # how much taller than its box a one-line text's em may be
-
-_MARKUP = re.compile(r"(\*\*|\*|\[\[[A-Za-z0-9_-]+\]\]|\n)")
 
 
 @dataclass(frozen=True)
@@ -28,34 +26,27 @@ class Span:
     font: str
     colour: str
     image: Path | None = None  # an inline image icon, one em square
+    glued: bool = False  # an icon kept on the line of the number before it, a space apart
 
 
-def spans(text: str, font: str, colour: str, icons: dict[str, Icon]) -> list[Span]:
-    """`text` with **bold**, *italic* and [[icon]] markup as spans of one font and colour each."""
-    if "*" not in text and "[[" not in text and "\n" not in text:
-        return [Span(text, font, colour)]  # most text: no markup, one span
+def spans(segments: list[Segment], font: str, colour: str, icons: Mapping[str, Icon]) -> list[Span]:
+    """Card text's segments (core/inline.py) as spans of one font and colour each: **bold** and *italic* in the
+    faces of `font`'s family, added to the emphasis `font` already has."""
+    if len(segments) == 1 and segments[0].token.icon is None and not segments[0].bold and not segments[0].italic:
+        return [Span(segments[0].token.text, font, colour)]  # most text: no markup, one span
     family = fonts.font_book().family_of(font)
     role = next((r for r, member in family.items() if member == font), "regular")
-    bold, italic = "bold" in role, "italic" in role
     result: list[Span] = []
-    for token in _MARKUP.split(text):
-        if not token:
+    for segment in segments:
+        token = segment.token
+        if token.icon is not None:
+            icon = icons[token.icon]
+            result.append(Span(icon.glyph or "", icon.font, icon.colour or colour, icon.image, token.glued))
             continue
-        if token == "**":
-            bold = not bold
-        elif token == "*":
-            italic = not italic
-        elif token.startswith("[[") and token[2:-2] in icons:
-            icon = icons[token[2:-2]]
-            result.append(Span(icon.glyph or "", icon.font, icon.colour or colour, icon.image))
-        else:
-            face = family["bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"]
-            result.append(Span(token, face, colour))
+        bold, italic = segment.bold or "bold" in role, segment.italic or "italic" in role
+        face = family["bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"]
+        result.append(Span(token.text, face, colour))
     return result
-
-
-def unknown_icons(text: str, icons: dict[str, Icon]) -> list[str]:
-    return [t[2:-2] for t in _MARKUP.findall(text) if t.startswith("[[") and t[2:-2] not in icons]
 
 
 class Piece(NamedTuple):
@@ -101,6 +92,8 @@ def words(parts: list[Span]) -> list[Word]:
     result: list[Word] = []
     current: list[Piece] = []
     for span in parts:
+        if span.glued and current:  # a space inside the word, where the line may not break
+            current.append(Piece(" ", current[-1].font, current[-1].colour, fonts.unit_width(" ", current[-1].font)))
         if span.image is not None:
             current.append(Piece("", span.font, span.colour, 1.0, span.image))
             continue
@@ -213,21 +206,20 @@ def place_line(line: list[Word], size: float, x: float, w: float, baseline: floa
     runs: list[list] = []  # [x, text, font, colour]
     pictures = []
     cursor = x
-    joinable = False
+    last = None  # the run the next piece may join: none after a picture, which stands between them
     for index, word in enumerate(line):
         for number, piece in enumerate(word.pieces):
-            last = runs[-1] if runs else None
             if piece.image is not None:
                 middle = baseline - fonts.cap_height(piece.font) * em / 2
                 pictures.append(Picture(piece.image, round(cursor, 3), round(middle - em / 2, 3), em, em))
-                joinable = False
-            elif last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or joinable):
+                last = None
+            elif last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or extra == 0.0):
                 last[1] += piece.text if number > 0 else " " + piece.text
             else:
-                runs.append([cursor, piece.text, piece.font, piece.colour])
+                last = [cursor, piece.text, piece.font, piece.colour]
+                runs.append(last)
             cursor += piece.width * em
         if index < len(line) - 1:
             cursor += word.space * em + extra
-        joinable = extra == 0.0 and word.pieces[-1].image is None
     return [Run(round(left, 3), round(baseline, 3), text, font, size, colour)
             for left, text, font, colour in runs] + pictures

@@ -40,6 +40,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     traits = read_traits(reader, data, vocabularies)
     colours = _colours(reader, data)
     icons = _icons(reader, data, root, colours)
+    embed = _embed(reader, data, icons)
     decks = read_decks(reader, data, root, traits, vocabularies, card_size)
     with sandbox.time_limit():  # the templates of game.yaml (rules' numbers, boards' sizes) share one time limit
         rules = read_rules(reader, data, traits, decks, constants)
@@ -75,6 +76,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         tables=frozen(tables),
         rulebook=rulebook,
         fonts=font_book,
+        embed=frozen(embed),
     )
 
 
@@ -136,6 +138,24 @@ def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> di
             reader.keep(fonts.font_book().unknown(font), at(body, "font"), join(field, "font"))
             continue
         result[str(name)] = Icon(str(name), None if glyph is None else str(glyph), font, colour, image_path)
+    return result
+
+
+def _embed(reader: Reader, data: Map, icons: dict[str, Icon]) -> dict[str, str]:
+    """Words printed as icons: each a word (or words) of text, each naming an icon of icons:."""
+    raw = reader.section(data, GAME["embed"], "")
+    result = {}
+    for word, name in raw.items():
+        field = join("embed", word)
+        if not isinstance(word, str) or not word or word != word.strip() or "\n" in word:
+            reader.error(raw.key_where[word], field, f"expected a word to print as an icon, got {describe(word)}",
+                         "bad-name")
+        elif not isinstance(name, str) or name not in icons:
+            reader.error(raw.value_where[word], field, f"unknown icon {describe(name)}"
+                         + did_you_mean(str(name), icons, f" (the game's icons: {', '.join(icons) or 'none'})"),
+                         "unknown-icon")
+        else:
+            result[word] = name
     return result
 
 

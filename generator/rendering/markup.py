@@ -8,9 +8,8 @@ import re
 from xml.sax.saxutils import escape
 
 from ..core.errors import Location, MusterError
+from ..core.inline import tokens
 from ..core.model import Game
-
-_ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
 
 
 def attribute(text: str) -> str:
@@ -23,41 +22,60 @@ def plain(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", markup))
 
 
-def inline(game: Game, node) -> str:
-    """reportlab paragraph markup for an inline node's children, every text escaped."""
+def inline(game: Game, node, pictures: bool = True) -> str:
+    """reportlab paragraph markup for an inline node's children, every text escaped; a run of text (escaped
+    characters apart, core/inline.py) with its icons and embedded words made icons. Without `pictures` (for the
+    contents and bookmarks, which are plain text), an image icon stays as it is written."""
     out = []
+    fragments: list[tuple[str, bool]] = []
     for child in node.children or []:
         kind = child.type
-        if kind == "text":
-            out.append(icons(game, escape(child.content)))
-        elif kind == "softbreak":
+        if kind in ("text", "text_special"):
+            fragments.append((child.content, kind == "text_special"))
+            continue
+        if fragments:
+            out.append(icons(game, fragments, pictures))
+            fragments = []
+        if kind == "softbreak":
             out.append(" ")
         elif kind == "hardbreak":
             out.append("<br/>")
         elif kind == "strong":
-            out.append(f"<b>{inline(game, child)}</b>")
+            out.append(f"<b>{inline(game, child, pictures)}</b>")
         elif kind == "em":
-            out.append(f"<i>{inline(game, child)}</i>")
+            out.append(f"<i>{inline(game, child, pictures)}</i>")
         elif kind == "code_inline":
             out.append(f'<font name="text-bold">{escape(child.content)}</font>')
         elif kind == "link":
-            out.append(inline(game, child))
+            out.append(inline(game, child, pictures))
         elif kind == "image":
             out.append(escape(child.attrs.get("alt", "") or child.content))
         elif kind != "html_inline":
             out.append(escape(child.content or ""))
+    if fragments:
+        out.append(icons(game, fragments, pictures))
     return "".join(out)
 
-def icons(game: Game, text: str) -> str:
-    """Escaped `text` with each [[name]] made the icon's glyph or image; the icon's attributes escaped too."""
-    def glyph(match):
-        icon = game.icons.get(match.group(1))
-        if icon is None:
-            raise MusterError(f"unknown icon '{match.group(1)}' in the rulebook", Location(game.rulebook.path),
-                              code="unknown-icon")
-        if icon.image is not None:
-            return f'<img src="{attribute(str(icon.image))}" width="9" height="9" valign="middle"/>'
-        colour = f' color="{attribute(icon.colour)}"' if icon.colour else ""
-        return f'<font name="{attribute(icon.font)}"{colour}>{escape(icon.glyph or "")}</font>'
 
-    return _ICON.sub(glyph, text)
+def icons(game: Game, fragments: list[tuple[str, bool]], pictures: bool = True) -> str:
+    """A run of text (its fragments: text, whether escaped) escaped, each [[name]] and embedded word made the
+    icon's glyph or image, the icon's attributes escaped too; an icon after a number joined to it by a no-break
+    space."""
+    out = []
+    for token in tokens(fragments, game.embed):
+        if token.icon is None:
+            out.append(escape(token.text))
+            continue
+        icon = game.icons.get(token.icon)
+        if icon is None:
+            raise MusterError(f"unknown icon '{token.icon}' in the rulebook", Location(game.rulebook.path),
+                              code="unknown-icon")
+        out.append("&nbsp;" if token.glued else "")
+        if icon.image is not None and not pictures:
+            out.append(escape(token.text))
+        elif icon.image is not None:
+            out.append(f'<img src="{attribute(str(icon.image))}" width="9" height="9" valign="middle"/>')
+        else:
+            colour = f' color="{attribute(icon.colour)}"' if icon.colour else ""
+            out.append(f'<font name="{attribute(icon.font)}"{colour}>{escape(icon.glyph or "")}</font>')
+    return "".join(out)

@@ -24,6 +24,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 from ..core import fonts
 from ..core.errors import Location, MusterError
 from ..core.files import confined
+from ..core.inline import configured
 from ..core.model import Game
 from ..core.units import PAPERS, PT_PER_MM
 from .flowables import ContentsLine, SplitTable
@@ -101,7 +102,7 @@ class Book:
                 # Not between two headings, though: the first would be kept with the break, not with the second.
                 if not under_heading:
                     story.append(CondPageBreak(HEADING_ROOM[min(level, 3)] * mm))
-                story.append(self.heading(level, inline(self.game, node.children[0])))
+                story.append(self.heading(level, node.children[0]))
             elif kind == "paragraph":
                 children = node.children[0].children or []
                 if len(children) == 1 and children[0].type == "image":
@@ -124,15 +125,16 @@ class Book:
                 story.append(PageBreak())
         return story
 
-    def heading(self, level: int, markup: str):
+    def heading(self, level: int, node):
 
         level = min(level, 3)
         self.numbers[level - 1] += 1
         for deeper in range(level, 3):
             self.numbers[deeper] = 0
         number = ".".join(str(n) for n in self.numbers[:level])
-        paragraph = Paragraph(f"{number}&nbsp;&nbsp;{markup}", self.styles[level])
-        paragraph.toc = (level - 1, f"{number}  {plain(markup)}", f"section-{number}")
+        paragraph = Paragraph(f"{number}&nbsp;&nbsp;{inline(self.game, node)}", self.styles[level])
+        title = plain(inline(self.game, node, pictures=False))  # the contents line and the bookmark: plain text
+        paragraph.toc = (level - 1, f"{number}  {title}", f"section-{number}")
         return paragraph
 
     def listing(self, node, width: float):
@@ -301,7 +303,8 @@ class Book:
                       bottomPadding=FRAME_PADDING)
         document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
                                    PageTemplate("content", [frame], onPageEnd=furniture)])
-        tokens = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").parse(text)
+        parser = configured(MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table"), underscores=True)
+        tokens = parser.parse(text)
         if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
             raise MusterError(f"lists and quotes are nested more than {MAX_NESTING // 2 - 1} deep",
                               Location(self.game.rulebook.path), code="rulebook-layout")

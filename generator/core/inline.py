@@ -1,0 +1,130 @@
+"""Inline markup, read one way in card text and in rulebooks: **bold**, *italic*, [[icon]], the backslash that
+prints the punctuation after it as written, the game's `embed:` words printed as icons, and a number kept on the
+line of the icon after it.
+
+Markdown-it reads emphasis and escapes by CommonMark's rules, with one change: `*` follows the rule CommonMark
+gives `_`, so it never opens or closes emphasis inside a word or a number (`2*3*4` prints as written). Card text
+knows no `_` emphasis, no links and no entities: only `*`, `**`, `\\` and `[[...]]` mean anything there. An
+escaped character (or an entity) is kept apart from the text around it, so that it is never part of an icon or
+an embedded word: `\\[[wood]]` prints as written.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable, Mapping, NamedTuple
+
+ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
+_NUMBER_GAP = re.compile(r"\d( +)$")  # a number, then the spaces before an icon that stays on its line
+
+
+class Token(NamedTuple):
+    """Text as it prints, or an icon by name and as written (`[[wood]]`, or the embedded word); `glued`: the icon
+    stays on the line of the number before it."""
+
+    text: str
+    icon: str | None = None
+    glued: bool = False
+
+
+class Segment(NamedTuple):
+    """A token of card text and the emphasis it is in."""
+
+    token: Token
+    bold: bool = False
+    italic: bool = False
+
+
+def configured(parser, underscores: bool):
+    """`parser` (a MarkdownIt) reading `*` as CommonMark reads `_`, `_` only if `underscores`, and keeping each
+    escaped character a token of its own (text_special) rather than joined to the text around it."""
+    from markdown_it.rules_inline.state_inline import Delimiter
+
+    markers = ("*", "_") if underscores else ("*",)
+
+    def emphasis(state, silent: bool) -> bool:
+        marker = state.src[state.pos]
+        if silent or marker not in markers:
+            return False
+        scanned = state.scanDelims(state.pos, False)  # False: never within a word, whichever the marker
+        for _ in range(scanned.length):
+            state.push("text", "", 0).content = marker
+            state.delimiters.append(Delimiter(ord(marker), scanned.length, len(state.tokens) - 1, -1,
+                                              scanned.can_open, scanned.can_close))
+        state.pos += scanned.length
+        return True
+
+    parser.inline.ruler.at("emphasis", emphasis)
+    return parser.disable("text_join")
+
+
+@lru_cache(maxsize=1)
+def _card_parser():
+    from markdown_it import MarkdownIt
+
+    return configured(MarkdownIt("zero").enable(["emphasis", "escape"]), underscores=False)
+
+
+@lru_cache(maxsize=64)
+def _pattern(words: tuple[str, ...]) -> re.Pattern:
+    """[[icon]], or one of the embedded `words` as a whole word (longest first, so that no shorter key wins)."""
+    if not words:
+        return ICON
+    keys = "|".join(re.escape(word) for word in sorted(words, key=lambda w: (-len(w), w)))
+    return re.compile(rf"{ICON.pattern}|(?<!\w)(?:{keys})(?!\w)")
+
+
+def tokens(fragments: Iterable[tuple[str, bool]], embed: Mapping[str, str]) -> list[Token]:
+    """The text and icons of a run of text in one style, from its `fragments` (text, whether escaped): an icon
+    or an embedded word holds no escaped character."""
+    text, escaped, position = "", [], 0
+    for fragment, literal in fragments:
+        if literal:
+            escaped.append((position, position + len(fragment)))
+        text += fragment
+        position += len(fragment)
+    result: list[Token] = []
+    start = 0
+    for match in _pattern(tuple(embed)).finditer(text):
+        if any(low < match.end() and match.start() < high for low, high in escaped):
+            continue
+        before = text[start:match.start()]
+        gap = _NUMBER_GAP.search(before)
+        if gap:
+            before = before[:gap.start(1)]
+        if before:
+            result.append(Token(before))
+        result.append(Token(match.group(0), match.group(1) or embed[match.group(0)], gap is not None))
+        start = match.end()
+    if start < len(text):
+        result.append(Token(text[start:]))
+    return result
+
+
+def card_segments(text: str, embed: Mapping[str, str]) -> list[Segment]:
+    """Card text as its tokens, each with its emphasis."""
+    if "*" not in text and "\\" not in text:  # most text: no emphasis and no escapes, nothing for markdown-it
+        return [Segment(token) for token in tokens([(text, False)], embed)]
+    result: list[Segment] = []
+    bold = italic = 0
+    fragments: list[tuple[str, bool]] = []
+
+    def flush() -> None:
+        if fragments:
+            result.extend(Segment(token, bold > 0, italic > 0) for token in tokens(fragments, embed))
+            fragments.clear()
+
+    for node in _card_parser().parseInline(text)[0].children or []:
+        kind = node.type
+        if kind in ("text", "text_special", "hardbreak"):
+            fragments.append(("\n" if kind == "hardbreak" else node.content, kind != "text"))
+            continue
+        flush()
+        if kind in ("strong_open", "strong_close"):
+            bold += 1 if kind == "strong_open" else -1
+        elif kind in ("em_open", "em_close"):
+            italic += 1 if kind == "em_open" else -1
+    flush()
+    return result
+
