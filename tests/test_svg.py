@@ -173,6 +173,7 @@ def test_what_an_svg_may_not_hold(body, code, words):
     (b"\x89PNG\r\n\x1a\n", "not a well-formed SVG"),
     (b'<svg xmlns="http://www.w3.org/2000/svg"/>', "has no size"),
     ((OPEN + "<g>" * 70 + "</g>" * 70 + "</svg>").encode(), "nested more than 64 deep"),
+    ((OPEN + '<path d="M0 0' + " 1.5 .5" * 250_001 + '"/></svg>').encode(), "over the limit of 500,000"),
 ])
 def test_svgs_that_are_not_svg_or_not_whole(tmp_path, data, words):
     (tmp_path / "x.svg").write_bytes(data)

@@ -24,6 +24,7 @@ from .inputs import SVG, read_bytes
 
 MAX_ELEMENTS = 20_000  # elements, counting each <use> as what it repeats: a game-icons.net icon has a handful
 MAX_DEPTH = 64  # nested elements (and <use> of <use>): deeper is not art, and svglib recurses per level
+MAX_NUMBERS = 500_000  # coordinates in path data and points: svglib takes about 2 s and 100 MB for as many
 
 # Elements svglib draws; title, desc and metadata are not drawn by anyone. Elements of other namespaces (an
 # editor's own, RDF licence data) are ignored by every renderer and so here too.
@@ -41,6 +42,7 @@ UNDRAWN = {"text": "convert the text to paths", "tspan": "convert the text to pa
 # Properties svglib drops (opacity) or that PDF form XObjects cannot carry through reportlab (transparency).
 PROPERTIES = {"filter", "mask", "marker-start", "marker-mid", "marker-end", "opacity", "fill-opacity",
               "stroke-opacity"}
+_NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 _URL = re.compile(r"url\(\s*['\"]?([^'\")\s]*)", re.IGNORECASE)
 _DECLARATION = re.compile(r"([a-zA-Z-]+)\s*:\s*([^;}]*)")
 XINCLUDE = "http://www.w3.org/2001/XInclude"
@@ -97,6 +99,7 @@ def _check(root, where: Location) -> None:
     from lxml import etree
 
     elements = []
+    numbers = 0
     for node in root.iter():
         if isinstance(node, etree._ProcessingInstruction):
             raise _refused("has a processing instruction (a stylesheet outside the file?)", where)
@@ -124,6 +127,10 @@ def _check(root, where: Location) -> None:
             _urls(node.text or "", where)
         if drawn:
             elements.append((name.localname, node))
+            numbers += sum(len(_NUMBER.findall(node.get(key) or "")) for key in ("d", "points"))
+    if numbers > MAX_NUMBERS:
+        raise MusterError(f"{numbers:,} numbers in its paths is over the limit of {MAX_NUMBERS:,}", where,
+                          code="too-large")
     for local, node in elements:
         if local in UNDRAWN:
             raise _undrawn(f"<{local}>", UNDRAWN[local], where)
