@@ -452,8 +452,7 @@ def svg_case(svg: bytes, where: str, limit: bool = False) -> Case:
     that uses it and the SVG, and no PDF written."""
     def prepare(work):
         if where == "layout":
-            face = FACE_WITH_ART
-            files, names, rulebook, game_text = {"face.yaml": face}, ["face.yaml"], None, {}
+            files, names, rulebook, game_text = {"face.yaml": FACE_WITH_ART}, ["face.yaml"], None, {}
         elif where == "icon":
             files, names, rulebook = {}, ["game.yaml"], None
             game_text = {"icons:\n": "icons:\n  wood: {image: art/x.svg}\n"}

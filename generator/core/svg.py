@@ -79,7 +79,8 @@ def vet(data: bytes, where: Location) -> None:
                           code="bad-image") from None
     info = root.getroottree().docinfo
     if info.doctype or info.internalDTD is not None or b"<!ENTITY" in data:
-        raise _refused("declares a DOCTYPE or entities, which could pull in other files", where)
+        raise _refused("declares a DOCTYPE or entities, which could pull in other files (an SVG needs neither: "
+                       "delete the <!DOCTYPE ...> line)", where)
     if etree.QName(root).localname != "svg":
         raise MusterError(f"not an SVG: its root element is <{etree.QName(root).localname}>", where,
                           code="bad-image")
@@ -136,6 +137,8 @@ def _check(root, where: Location) -> None:
             raise _undrawn(f"<{local}>", UNDRAWN[local], where)
         if local not in DRAWN:
             raise _undrawn(f"<{local}>", "remove it or export the drawing as plain paths", where)
+        if local == "symbol" and node.get("viewBox"):  # svglib draws a symbol as a group, its viewBox unscaled
+            raise _undrawn("a <symbol> with a viewBox", "convert the <use>s of it to paths", where)
         for attribute, value in node.attrib.items():
             prop = etree.QName(attribute).localname
             if prop == "style":
