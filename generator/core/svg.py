@@ -33,13 +33,15 @@ DRAWN = {"svg", "g", "defs", "symbol", "use", "switch", "a", "style", "clipPath"
 # What an SVG may not hold at all: each could run code or fetch something from outside the file.
 FORBIDDEN = {"script": "a script", "foreignObject": "foreign content (<foreignObject>)",
              "handler": "a script", "listener": "a script"}
-# What svglib cannot draw, and what the designer can do instead.
+# What svglib cannot draw, or reportlab cannot carry into a form XObject (a gradient's shading is left out of the
+# form's resources, and prints black), and what the designer can do instead.
 UNDRAWN = {"text": "convert the text to paths", "tspan": "convert the text to paths",
            "textPath": "convert the text to paths", "linearGradient": "use flat colours",
            "radialGradient": "use flat colours", "image": "give the raster image as its own PNG file",
            "pattern": "use flat colours", "filter": "apply the effect in the drawing program and export paths",
            "mask": "use a clipPath", "marker": "convert the markers to paths"}
-# Properties svglib drops (opacity) or that PDF form XObjects cannot carry through reportlab (transparency).
+# Properties svglib drops (opacity, filter, mask, markers) or that reportlab's forms cannot carry (transparency,
+# whose graphics state is left out of the form's resources).
 PROPERTIES = {"filter", "mask", "marker-start", "marker-mid", "marker-end", "opacity", "fill-opacity",
               "stroke-opacity"}
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
