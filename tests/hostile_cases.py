@@ -440,3 +440,48 @@ def rulebook_glyphs(command: str):
 
 CASES["glyphs-missing-in-the-rulebook-in-validate"] = rulebook_glyphs("validate")
 CASES["glyphs-missing-in-the-rulebook-in-build"] = rulebook_glyphs("build")
+
+
+# --- SVG art (issue 13): untrusted XML, refused before svglib sees it ---------------------------------------------
+
+SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">'
+
+
+def svg_case(svg: bytes, where: str, limit: bool = False) -> Case:
+    """The SVG as a card's image element, an icon or a rulebook image (`where`): refused in a line naming the file
+    that uses it and the SVG, and no PDF written."""
+    def prepare(work):
+        if where == "layout":
+            files, names, rulebook, game_text = {"face.yaml": FACE_WITH_ART}, ["face.yaml"], None, {}
+        elif where == "icon":
+            files, names, rulebook = {}, ["game.yaml"], None
+            game_text = {"icons:\n": "icons:\n  wood: {image: art/x.svg}\n"}
+        else:
+            files, names, rulebook, game_text = {}, ["rules.md"], "![art](art/x.svg)\n", {}
+        files["art/x.svg"] = svg
+        game = write_game(work / "tiny", files, rulebook=rulebook, game=game_text)
+
+        def check(result):
+            lines = refused(result, names, limit=limit)
+            assert any("art/x.svg" in line for line in lines), result
+            assert not list((work / "out").rglob("*.pdf")), result
+        return build_args(game, work), check
+    return Case(prepare)
+
+
+FACE_WITH_ART = "elements:\n  - {kind: image, x: 4, y: 4, w: 20, h: 20, src: art/x.svg}\n"
+CASES["svg-external-url-in-an-image-element"] = svg_case(
+    (SVG_OPEN + '<image width="10" height="10" xlink:href="http://example.invalid/x.png"/></svg>').encode(), "layout")
+CASES["svg-entity-in-an-icon"] = svg_case(
+    b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+    + (SVG_OPEN + "<title>&x;</title></svg>").encode(), "icon")
+CASES["svg-script-in-the-rulebook"] = svg_case((SVG_OPEN + "<script>alert(1)</script></svg>").encode(), "rulebook")
+CASES["svg-malformed"] = svg_case((SVG_OPEN + "<path d='M0 0'></svg>").encode(), "layout")
+CASES["svg-huge-file"] = svg_case((SVG_OPEN + "<path d='M0 0L1 1'/>" * 300_000 + "</svg>").encode(), "layout",
+                                  limit=True)
+CASES["svg-use-bomb"] = svg_case((SVG_OPEN + '<g id="a0"><path d="M0 0L1 1"/></g>' + "".join(
+    f'<g id="a{n}"><use xlink:href="#a{n - 1}"/><use xlink:href="#a{n - 1}"/></g>' for n in range(1, 40))
+    + "</svg>").encode(), "icon", limit=True)
+CASES["svg-text-cannot-be-drawn"] = svg_case((SVG_OPEN + "<text x='1' y='5'>Hi</text></svg>").encode(), "layout")
+CASES["svg-css-import"] = svg_case((SVG_OPEN + "<style>@import url(http://example.invalid/a.css);</style>"
+                                    "</svg>").encode(), "rulebook")

@@ -128,7 +128,7 @@ def test_yaml_nested_64_deep_is_read(tmp_path):
     (blank_png(500, 500)[:60], "bad-image", "not a readable image"),
     (blank_png(500, 500)[:-40], "bad-image", "not a readable image"),
     (b"\x89PNG\r\n\x1a\nthis is not a picture", "bad-image", "not a readable image"),
-    (b"BM" + b"\x00" * 60, "bad-image", "not PNG, JPEG or GIF"),
+    (b"BM" + b"\x00" * 60, "bad-image", "supported: PNG, JPEG, GIF, and SVG"),
 ])
 def test_images_are_checked_to_their_last_pixel(tmp_path, data, code, message):
     (tmp_path / "x.png").write_bytes(data)

@@ -5,7 +5,7 @@ problems (errors.py: Location, Finding, MusterError), the build's options and pl
 lengths and paper (units.py), grid geometry (geometry.py), the fonts' metrics (fonts.py), inline markup as
 card text and rulebooks read it (inline.py), where the bundled
 assets are (bundle.py), how files are written and confined (files.py), the one way an input file is read
-(inputs.py: a regular file within the size limit of its kind), and the sandbox every template of a
-game runs in, in game.yaml, layouts and rulebooks alike (sandbox.py: imported only by the stages that read
-templates, never by the drawing side).
+(inputs.py: a regular file within the size limit of its kind), SVG art vetted and made a drawing (svg.py), and
+the sandbox every template of a game runs in, in game.yaml, layouts and rulebooks alike (sandbox.py: imported
+only by the stages that read templates, never by the drawing side).
 """

@@ -2,7 +2,7 @@
 whole or handed over open.
 
 Game folders are shared between people, so every file in one is untrusted, and every reader comes through here:
-YAML files and layouts (sourcemap.load_yaml), images (resources.image_problem), the rulebook, fonts and
+YAML files and layouts (sourcemap.load_yaml), images (resources.image_problem, svg.load), the rulebook, fonts and
 spreadsheets. A named pipe, a device or a socket is refused before a byte is read (reading a pipe waits for a
 writer forever, a device may never end): the file is opened without blocking and its kind taken from the open
 descriptor, so that it cannot change between the check and the read. Paths reach here already confined to their
@@ -36,6 +36,7 @@ class Allowance:
 YAML = Allowance("file", 4 * MIB)
 RULEBOOK = Allowance("rulebook", MIB, "rulebook-too-big")
 IMAGE = Allowance("image", 64 * MIB)
+SVG = Allowance("SVG file", 4 * MIB)  # text: a game-icons.net icon is a few kilobytes, a detailed map a megabyte
 FONT = Allowance("font file", 32 * MIB)
 SHEET = Allowance("spreadsheet", 16 * MIB)
 

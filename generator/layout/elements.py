@@ -82,7 +82,7 @@ def polygon(values: dict, element: Element, canvas: Canvas, found: list[Finding]
 
 
 def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    """A PNG, JPEG or GIF from the game's folder, else from the bundled layouts, stretched to its box (with
+    """A PNG, JPEG, GIF or SVG from the game's folder, else from the bundled layouts, fitted to its box (with
     `bleed: true`, the box reaches over the bleed as a box's does)."""
     src, where = values["src"], element.fields["src"].where
     try:

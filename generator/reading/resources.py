@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..core.bundle import bundled_games_dir
 from ..core.errors import Location, MusterError, did_you_mean
+from ..core import svg
 from ..core.inputs import IMAGE, opened, per_version
 
 
@@ -34,13 +35,22 @@ def bundled_games() -> list[Path]:
 
 MAX_IMAGE_PIXELS = 40_000_000
 IMAGE_FORMATS = ("PNG", "JPEG", "GIF")
+SUPPORTED = "supported: PNG, JPEG, GIF, and SVG named .svg"
 
 
 @per_version(maxsize=256)
 def image_problem(path: Path) -> MusterError | None:
     """Why an image cannot be printed, or None: missing, not a regular file, over its size in bytes or pixels, not
-    PNG, JPEG or GIF, or not decodable to the end. Layouts, icons and the rulebook all check their images here."""
+    PNG, JPEG or GIF, or not decodable to the end; an SVG (by its name) that refers to anything outside itself or
+    that svglib cannot draw (core/svg.py). Layouts, icons and the rulebook all check their images here."""
     import warnings
+
+    if svg.is_svg(path):
+        try:
+            svg.load(path)
+        except MusterError as problem:
+            return problem
+        return None
 
     from PIL import Image, UnidentifiedImageError
 
@@ -59,7 +69,7 @@ def image_problem(path: Path) -> MusterError | None:
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         return MusterError(f"over the limit of {MAX_IMAGE_PIXELS:,} pixels (a decompression bomb?)", code="too-large")
     except UnidentifiedImageError:
-        return MusterError("not a readable image (not PNG, JPEG or GIF)", code="bad-image")
+        return MusterError(f"not a readable image ({SUPPORTED})", code="bad-image")
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         return MusterError(f"not a readable image ({type(exc).__name__}: {str(exc)[:100]})", code="bad-image")
     return None

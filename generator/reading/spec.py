@@ -115,7 +115,7 @@ ICON = Section("icons.<name>", (
     Key("glyph", TEXT, "A character of a bundled font; give glyph or image."),
     Key("font", FONT, "The glyph's font.", default="text"),
     Key("colour", HEX_COLOUR, "The glyph's colour: \"#rrggbb\" or a name of colours:."),
-    Key("image", FILE, "A PNG or JPEG in the game folder."),
+    Key("image", FILE, "A PNG, JPEG, GIF or SVG in the game folder; SVG is drawn as vectors."),
 ))
 
 TERM = Section("vocabularies.<name>.<code>", (

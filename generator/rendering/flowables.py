@@ -1,9 +1,18 @@
-"""The rulebook's flowables of our own: tables that split a row only when it is taller than a page, and contents
-lines whose page numbers are filled in once the book is laid out."""
+"""The rulebook's flowables of our own: tables that split a row only when it is taller than a page, contents
+lines whose page numbers are filled in once the book is laid out, and paragraphs and images that draw SVG."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable, Table
+import html
+import re
+from pathlib import Path
+
+from reportlab import platypus
+from reportlab.platypus import Flowable, Image, Table
+
+from ..core import svg
+from .markup import attribute
+from .vectors import PLACEHOLDER, VectorIcon
 
 ROW_SPLIT = 36.0  # points: the least of a row taller than a page that is left at the foot of one
 
@@ -65,3 +74,61 @@ class ContentsLine(Flowable):
         canvas.setFillColor(self.style.textColor)
         canvas.drawRightString(self.NUMBER_WIDTH, 0, "" if page is None else str(page))
         canvas.endForm()
+
+
+_SOURCE = re.compile(r'<img src="([^"]*)"')  # as markup.icons writes an image icon's tag
+
+
+class Paragraph(platypus.Paragraph):
+    """A paragraph whose image icons may be SVG: each SVG's <img> names vectors.PLACEHOLDER while platypus parses
+    it, then the placeholder's reader is replaced by the SVG's VectorIcon, which vectors.VectorCanvas draws."""
+
+    def __init__(self, text, style, *args, **kwargs):
+        sources = [html.unescape(source) for source in _SOURCE.findall(text or "")]
+        if any(svg.is_svg(source) for source in sources):
+            text = _SOURCE.sub(_placeholder, text)
+        super().__init__(text, style, *args, **kwargs)
+        icons = iter(sources)
+        for frag in self.frags if sources else ():
+            definition = getattr(frag, "cbDefn", None)
+            if definition is not None and definition.kind == "img":
+                source = next(icons)
+                if svg.is_svg(source):
+                    definition.image = VectorIcon(Path(source))
+
+
+def _placeholder(match: re.Match) -> str:
+    """An SVG icon's tag made to name the placeholder; a raster image's left as it is."""
+    return f'<img src="{attribute(str(PLACEHOLDER))}"' if svg.is_svg(html.unescape(match[1])) else match[0]
+
+
+class VectorImage(Flowable):
+    """An SVG image of the rulebook, `width` x `height` points, centred like platypus's images."""
+
+    def __init__(self, path: Path, width: float, height: float):
+        super().__init__()
+        self.path, self.width, self.height = path, width, height
+        self.hAlign = "CENTER"
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self):
+        self.canv.vectors.draw(self.path, 0, 0, self.width, self.height)
+
+
+def picture(path: Path, width: float, room: float) -> Flowable:
+    """A rulebook image at its own size (a pixel a point; an SVG at the size its viewBox gives it), shrunk to fit
+    `width` x `room` points; an SVG drawn as vectors."""
+    if svg.is_svg(path):
+        drawing = svg.load(path)
+        w, h = drawing.width, drawing.height
+    else:
+        from PIL import Image as PILImage
+
+        with PILImage.open(path) as image:
+            w, h = image.size
+    scale = min(1.0, width / w, room / h)
+    if svg.is_svg(path):
+        return VectorImage(path, w * scale, h * scale)
+    return Image(str(path), width=w * scale, height=h * scale)

@@ -11,10 +11,11 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-from ..core import fonts
+from ..core import fonts, svg
 from ..core.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
+from .vectors import Forms
 
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
@@ -28,6 +29,11 @@ def _rgb(hex_colour: str) -> tuple[float, float, float]:
     return ((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255
 
 
+def _grey(r: float, g: float, b: float) -> tuple[float, float, float]:
+    grey = 0.299 * r + 0.587 * g + 0.114 * b
+    return grey, grey, grey
+
+
 class Painter:
     """Draws display-list items on a canvas whose origin is a face's trim bottom-left, y upwards, in points."""
 
@@ -35,6 +41,7 @@ class Painter:
         self.canvas = canvas
         self.greyscale = greyscale
         self.images: dict[Path, ImageReader] = {}
+        self.vectors = Forms(canvas, _grey if greyscale else None)
         self.colours: dict[str, tuple[float, float, float]] = {}
         self.paths: dict[tuple, str] = {}
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
@@ -42,10 +49,7 @@ class Painter:
     def colour(self, hex_colour: str):
         rgb = self.colours.get(hex_colour)
         if rgb is None:
-            r, g, b = _rgb(hex_colour)
-            if self.greyscale:
-                r = g = b = 0.299 * r + 0.587 * g + 0.114 * b
-            rgb = self.colours[hex_colour] = (r, g, b)
+            rgb = self.colours[hex_colour] = _grey(*_rgb(hex_colour)) if self.greyscale else _rgb(hex_colour)
         return rgb
 
     def paint(self, items: Iterable, height: float) -> None:
@@ -102,6 +106,9 @@ class Painter:
                         path.lineTo(px * PT_PER_MM, (height - py) * PT_PER_MM)
                     path.close()
                     c.drawPath(path, stroke=stroke, fill=fill)
+            elif isinstance(item, Picture) and svg.is_svg(item.path):
+                self.vectors.draw(item.path, item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM,
+                                  item.w * PT_PER_MM, item.h * PT_PER_MM)
             elif isinstance(item, Picture):
                 reader = self.images.get(item.path)
                 if reader is None:

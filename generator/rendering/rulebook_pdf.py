@@ -13,12 +13,11 @@ from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
-from PIL import Image as PILImage
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
-from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, Image, KeepTogether, ListFlowable, ListItem,
-                                NextPageTemplate, PageBreak, PageTemplate, Paragraph, Preformatted, Spacer, TableStyle)
+from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, KeepTogether, ListFlowable, ListItem,
+                                NextPageTemplate, PageBreak, PageTemplate, Preformatted, Spacer, TableStyle)
 from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 
 from ..core import fonts
@@ -27,8 +26,9 @@ from ..core.files import confined
 from ..core.inline import configured
 from ..core.model import Game
 from ..core.units import PAPERS, PT_PER_MM
-from .flowables import ContentsLine, SplitTable
+from .flowables import ContentsLine, Paragraph, SplitTable, picture
 from .markup import inline, plain
+from .vectors import VectorCanvas
 
 PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
@@ -222,11 +222,8 @@ class Book:
         if not path.is_file():
             raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path),
                               code="missing-file")
-        with PILImage.open(path) as picture:  # checked before typesetting (checking/rulebook.py image_findings)
-            w, h = picture.size
         room = (self.paper[1] - 2 * self.margin) * mm - 12  # the frame's height less its padding: never too tall
-        scale = min(1.0, width / w, room / h)
-        return Image(str(path), width=w * scale, height=h * scale)
+        return picture(path, width, room)  # checked before typesetting (checking/rulebook.py image_findings)
 
     # -- the document
 
@@ -315,7 +312,7 @@ class Book:
                     for flowable in body if getattr(flowable, "toc", None)]
         story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
                                      *contents, PageBreak()] + body
-        document.build(story)
+        document.build(story, canvasmaker=VectorCanvas)
         return pages[0]
 
 

@@ -1,0 +1,78 @@
+"""SVG art drawn as vector paths: each file once per PDF, as a form XObject that every use of it places.
+
+A drawing is made from the file by core/svg.py (vetted, then converted by svglib) the first time a PDF draws it;
+each later use is a `Do` of that form, so 500 cards with the same icon hold its paths once. Forms are named in the
+order files are first drawn, so the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..core import fonts, svg
+
+PLACEHOLDER = Path(__file__).with_name("placeholder.png")  # a transparent pixel: see VectorCanvas
+
+
+class Forms:
+    """The SVG files drawn on one canvas, each made a form the first time it is drawn."""
+
+    def __init__(self, canvas: Canvas, recolour: Callable[[float, float, float], tuple] | None = None):
+        self.canvas = canvas
+        self.recolour = recolour
+        self.known: dict[Path, tuple[str, float, float]] = {}  # file -> form name, width, height in points
+
+    def draw(self, path: Path, x: float, y: float, w: float, h: float) -> None:
+        """The SVG fitted into the box at (x, y), w x h points, its aspect kept and centred, as raster images are."""
+        name, width, height = self._form(path)
+        scale = min(w / width, h / height)
+        c = self.canvas
+        c.saveState()
+        c.translate(x + (w - width * scale) / 2, y + (h - height * scale) / 2)
+        c.scale(scale, scale)
+        c.doForm(name)
+        c.restoreState()
+
+    def _form(self, path: Path) -> tuple[str, float, float]:
+        known = self.known.get(path)
+        if known is None:
+            from reportlab.graphics import renderPDF
+
+            drawing = svg.load(path, self.recolour)
+            # renderPDF sets the drawing's font before anything else: the canvas's own font, or it would name
+            # Helvetica, a font no PDF of ours lists
+            drawing.initialFontName = fonts.face("text").fontName
+            known = self.known[path] = (f"svg{len(self.known)}", drawing.width, drawing.height)
+            self.canvas.beginForm(known[0], 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, self.canvas, 0, 0)
+            self.canvas.endForm()
+        return known
+
+
+class VectorIcon:
+    """An SVG icon in a rulebook paragraph, where platypus expects a raster image: see VectorCanvas."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+
+class VectorCanvas(Canvas):
+    """The rulebook's canvas: it draws SVG as forms, and an icon's SVG where platypus draws an inline image.
+
+    Platypus reads every <img> of a paragraph as a raster image, so an SVG icon's tag names PLACEHOLDER while the
+    paragraph is parsed, and flowables.Paragraph then puts a VectorIcon where the placeholder's reader was; platypus
+    hands that to drawImage with the icon's box, and the SVG is drawn there. The placeholder never reaches the PDF.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.vectors = Forms(self)
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
+        if isinstance(image, VectorIcon):
+            self.vectors.draw(image.path, x, y, width, height)
+            return width, height
+        return super().drawImage(image, x, y, width, height, *args, **kwargs)
