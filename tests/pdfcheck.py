@@ -56,3 +56,36 @@ def rasterise(pdf: Path, page_index: int, dpi: int = 40, mode: str = "L"):
         return document[page_index].render(scale=dpi / 72).to_pil().convert(mode)
     finally:
         document.close()
+
+
+ICON_AT = "\ufffc"  # a picture in the text read_back reads
+
+
+def read_back(pdf, page_index: int) -> str:
+    """The text of a PDF's page, line by line and left to right, every picture (an image, or an SVG's form) one
+    ICON_AT; spaces left out (the gap between a picture and its words is no character)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        page = document[page_index]
+        text = page.get_textpage()
+        marks = []  # (middle of its line, left, character)
+        for index in range(text.count_chars()):
+            character = text.get_text_range(index, 1)
+            if character.strip():
+                left, bottom, right, top = text.get_charbox(index, loose=True)
+                marks.append(((bottom + top) / 2, left, character))
+        for picture in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE, raw.FPDF_PAGEOBJ_FORM]):
+            left, bottom, right, top = picture.get_bounds()
+            marks.append(((bottom + top) / 2, left, ICON_AT))
+    finally:
+        document.close()
+    lines: list[list] = []
+    for middle, left, character in sorted(marks, key=lambda m: -m[0]):
+        if lines and abs(lines[-1][0][0] - middle) < 2.5:  # points: within one line of text
+            lines[-1].append((middle, left, character))
+        else:
+            lines.append([(middle, left, character)])
+    return "".join(c for line in lines for _, _, c in sorted(line, key=lambda m: m[1]))

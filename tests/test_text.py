@@ -21,9 +21,8 @@ from generator.core.options import Options
 from generator.layout import elements
 from generator.layout.files import Element
 from generator.reading.loading import load_game
-from pdfcheck import page_text
+from pdfcheck import ICON_AT, page_text, read_back
 
-ICON_AT = "\ufffc"  # an image icon, in the text the tests read back
 STAR = Icon("star", "★", "text-bold", None, None)
 
 
@@ -62,36 +61,6 @@ def printed(items: list) -> str:
     writer.sheet(Sheet("front", (63, 88), ((Slot(0, 0, 63, 88, 0, 0, 0, 0), 0),)), [Face(63, 88, tuple(items))])
     writer.save()
     return read_back(target.getvalue(), 0)
-
-
-def read_back(pdf, page_index: int) -> str:
-    """The text of a PDF's page, line by line and left to right, every image one ICON_AT; spaces left out (the
-    gap between a picture and its words is no character)."""
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
-
-    document = pdfium.PdfDocument(pdf)
-    try:
-        page = document[page_index]
-        text = page.get_textpage()
-        marks = []  # (middle of its line, left, character)
-        for index in range(text.count_chars()):
-            character = text.get_text_range(index, 1)
-            if character.strip():
-                left, bottom, right, top = text.get_charbox(index, loose=True)
-                marks.append(((bottom + top) / 2, left, character))
-        for picture in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE]):
-            left, bottom, right, top = picture.get_bounds()
-            marks.append(((bottom + top) / 2, left, ICON_AT))
-    finally:
-        document.close()
-    lines: list[list] = []
-    for middle, left, character in sorted(marks, key=lambda m: -m[0]):
-        if lines and abs(lines[-1][0][0] - middle) < 2.5:  # points: within one line of text
-            lines[-1].append((middle, left, character))
-        else:
-            lines.append([(middle, left, character)])
-    return "".join(c for line in lines for _, _, c in sorted(line, key=lambda m: m[1]))
 
 
 def test_image_icons_keep_their_place_next_to_punctuation(wood):
