@@ -15,8 +15,9 @@ import os
 import stat
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache, wraps
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator, TypeVar
 
 from .errors import Location, MusterError
 
@@ -78,6 +79,37 @@ def read_bytes(path: Path, allowance: Allowance) -> bytes:
     if len(data) > allowance.limit:  # it grew after it was measured
         raise _too_large(len(data), allowance, Location(Path(path)))
     return data
+
+
+Result = TypeVar("Result")
+
+
+def per_version(maxsize: int) -> Callable[[Callable[[Path], Result]], Callable[[Path], Result]]:
+    """A cache of what a function makes of one file, kept only while the file is the same version: keyed by its
+    path and what a stat says of it (inode, size, modification and change times), never by its path alone, so a
+    file edited while Muster runs (`muster watch`, the preview) is read again. A stat costs a microsecond; reading
+    and checking the file again would cost far more."""
+
+    def cache(function: Callable[[Path], Result]) -> Callable[[Path], Result]:
+        @lru_cache(maxsize=maxsize)
+        def of_version(path: Path, version: tuple | None) -> Result:
+            return function(path)
+
+        @wraps(function)
+        def cached(path: Path) -> Result:
+            return of_version(path, version_of(path))
+
+        return cached
+
+    return cache
+
+
+def version_of(path: Path) -> tuple | None:
+    """What tells one version of a file from the next without reading it; None when there is nothing to stat. The
+    change time is in it as nobody can set it: a file put back with its old size and modification time (cp -p,
+    an editor writing a new file and renaming it over) still differs."""
+    status = _kind(path)
+    return None if status is None else (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 def _kind(path: Path) -> os.stat_result | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ from ..core.bundle import layouts_dir
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.model import Game
 from ..core.files import confined
+from ..core.inputs import per_version
 from ..reading.sourcemap import Map, Seq, load_yaml
 
 CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page
@@ -89,7 +89,7 @@ def find_layout(game: Game, name: str) -> Path:
                       code="missing-layout")
 
 
-@lru_cache(maxsize=128)
+@per_version(maxsize=128)
 def read_layout(path: Path) -> Layout:
     """The layout in `path`; MusterError at the first key or value the format does not allow."""
     data = load_yaml(path)

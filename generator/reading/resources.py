@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from ..core.bundle import bundled_games_dir
 from ..core.errors import Location, MusterError, did_you_mean
-from ..core.inputs import IMAGE, opened
+from ..core.inputs import IMAGE, opened, per_version
 
 
 def find_game(name_or_path: str | Path) -> Path:
@@ -37,7 +36,7 @@ MAX_IMAGE_PIXELS = 40_000_000
 IMAGE_FORMATS = ("PNG", "JPEG", "GIF")
 
 
-@lru_cache(maxsize=256)
+@per_version(maxsize=256)
 def image_problem(path: Path) -> MusterError | None:
     """Why an image cannot be printed, or None: missing, not a regular file, over its size in bytes or pixels, not
     PNG, JPEG or GIF, or not decodable to the end. Layouts, icons and the rulebook all check their images here."""
