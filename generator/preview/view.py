@@ -1,0 +1,110 @@
+"""What the preview page shows, as plain JSON-ready data: findings, each card with its data and the place each
+value came from, its face and back by image key, and the outlines of what each face's layout drew.
+
+Card text travels only as JSON values; the page puts them in with textContent, never as HTML.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..core.display import Face
+from ..core.errors import Finding, Location, display_path
+from ..core.model import Card, Deck
+from .tracing import Outline
+
+
+def place(where: Location | None, root: Path) -> str:
+    """file:line:column as the page shows it, the file named within the game folder `root` when it lies there
+    (else as a Location prints it); empty when unknown."""
+    if where is None:
+        return ""
+    return f"{_shown(where.path, root)}:{where.line}:{where.column or 1}" if where.line else _shown(where.path, root)
+
+
+@lru_cache(maxsize=1024)
+def _shown(path: Path, root: Path) -> str:
+    """Worked out once per file: resolving a path costs 0.2 ms, and a refresh names files thousands of times."""
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return display_path(path)
+
+
+def finding_entry(finding: Finding, root: Path) -> dict:
+    return {"severity": finding.severity, "where": place(finding.where, root), "field": finding.field,
+            "message": finding.message, "code": finding.code}
+
+
+def card_entry(card: Card, front: str | None, back: str | None, root: Path) -> dict:
+    """A card as the page shows it: its values in the order the deck file gives them, each with its place."""
+    data = [{"name": "title", "value": card.title, "where": place(card.located("title"), root)},
+            {"name": "count", "value": card.count, "where": place(card.located("count"), root)}]
+    data += [{"name": name, "value": _plain(value), "where": place(card.located(name), root)}
+             for name, value in card.traits.items()]
+    return {"title": card.title, "id": card.id, "count": card.count, "where": place(card.where, root), "data": data,
+            "front": front, "back": back, "findings": []}
+
+
+def deck_entry(deck: Deck, cards: list[dict], bleed: float) -> dict:
+    width, height = deck.face_size
+    return {"id": deck.id, "name": deck.name, "component": deck.component, "shape": deck.shape,
+            "width": width, "height": height, "bleed": bleed, "cards": cards, "stale": False}
+
+
+def outline_entries(outlines: tuple[Outline, ...], root: Path) -> list[list]:
+    """Each outline as [left, top, width, height, kind, place], in mm from the trim's top-left."""
+    return [[round(o.box[0], 2), round(o.box[1], 2), round(o.box[2] - o.box[0], 2), round(o.box[3] - o.box[1], 2),
+             o.kind, place(o.where, root)] for o in outlines]
+
+
+def deck_cards(deck: Deck, fronts: list[int], backs: list[int], keys: list[str], root: Path) -> list[dict]:
+    """Every card of a laid-out deck, its front and back by image key (none for a card of no copies)."""
+    cards, copy = [], 0
+    for card in deck.cards:
+        if card.count > 0 and copy < len(fronts):
+            cards.append(card_entry(card, keys[fronts[copy]], keys[backs[copy]], root))
+            copy += card.count
+        else:
+            cards.append(card_entry(card, None, None, root))
+    return cards
+
+
+def traced(faces: list[Face], keys: list[str], traces: dict[Face, tuple[Outline, ...]], root: Path
+           ) -> dict[str, list]:
+    return {key: outline_entries(traces.get(face, ()), root) for face, key in zip(faces, keys)}
+
+
+def attach_findings(findings: list[Finding], decks: list[tuple[Deck, dict]], root: Path) -> None:
+    """Each finding that concerns a card also on that card: one whose place lies within the card's entry in its
+    deck file (from the card's line to the next card's)."""
+    starts: dict[Path, list[tuple[int, dict]]] = defaultdict(list)
+    for deck, entry in decks:
+        for card, shown in zip(deck.cards, entry["cards"]):
+            if card.where.line:
+                starts[Path(card.where.path)].append((card.where.line, shown))
+    for entries in starts.values():
+        entries.sort(key=lambda pair: pair[0])
+    lines = {path: [line for line, _ in entries] for path, entries in starts.items()}
+    for finding in findings:
+        if finding.where is None or not finding.where.line:
+            continue
+        entries = starts.get(Path(finding.where.path))
+        if not entries:
+            continue
+        at = bisect.bisect_right(lines[Path(finding.where.path)], finding.where.line) - 1
+        if at >= 0:
+            entries[at][1]["findings"].append(finding_entry(finding, root))
+
+
+def _plain(value: Any) -> Any:
+    """A trait's value as JSON can carry it: numbers, text, booleans and lists stay; anything else as text."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    return str(value)
