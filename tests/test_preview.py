@@ -126,6 +126,18 @@ def test_a_refresh_rasterises_only_the_faces_that_changed(served):
     assert preview.images.rasterised == made + 1
 
 
+def test_a_refresh_lays_out_only_the_cards_that_changed_unless_what_they_share_did(served):
+    folder, preview, _ = served
+    assert preview.layouts.laid_out == 2
+    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 3", "force: 4"))
+    preview.refresh([folder / "reds.yaml"])
+    assert preview.layouts.laid_out == 3
+    (folder / "face.yaml").write_text((folder / "face.yaml").read_text().replace("size: 30", "size: 24"))
+    preview.refresh([folder / "face.yaml"])
+    assert preview.layouts.laid_out == 5
+    assert not state(preview)["stale"]
+
+
 def test_an_image_changing_redraws_every_face(served):
     folder, preview, _ = served
     made = preview.images.rasterised
@@ -133,29 +145,37 @@ def test_an_image_changing_redraws_every_face(served):
     assert preview.images.rasterised == 2 * made
 
 
+def saved(folder, preview: Preview, name: str, text: str) -> tuple[dict, dict]:
+    """The state before and after `name` is saved with `text` and the preview refreshed."""
+    before = state(preview)
+    (folder / name).write_text(text)
+    preview.refresh([folder / name])
+    return before, state(preview)
+
+
 def test_a_broken_save_keeps_the_last_good_cards_marked_stale(served):
-    folder, preview, server = served
-    good = state(preview)
-    (folder / "reds.yaml").write_text("cards:\n  - {title: Alpha, force: [\n")
-    preview.refresh([folder / "reds.yaml"])
-    broken = state(preview)
+    folder, preview, _ = served
+    good, broken = saved(folder, preview, "reds.yaml", "cards:\n  - {title: Alpha, force: [\n")
     assert broken["stale"] and broken["decks"][0]["stale"]
     assert [c["front"] for c in broken["decks"][0]["cards"]] == [c["front"] for c in good["decks"][0]["cards"]]
     assert any(f["severity"] == "error" and "reds.yaml" in f["where"] for f in broken["findings"])
-    (folder / "reds.yaml").write_text("cards:\n  - {title: Alpha, type: L, force: 2, fronts: A}\n"
-                                      "  - {title: Bravo, type: U, force: 3, fronts: E, count: 2}\n")
-    preview.refresh([folder / "reds.yaml"])
-    fixed = state(preview)
+    _, fixed = saved(folder, preview, "reds.yaml", "cards:\n  - {title: Alpha, type: L, force: 2, fronts: A}\n"
+                                                    "  - {title: Bravo, type: U, force: 3, fronts: E, count: 2}\n")
     assert not fixed["stale"] and not fixed["findings"] and fixed["decks"] == good["decks"]
+
+
+def test_an_unreadable_game_yaml_keeps_every_last_good_card(served):
+    folder, preview, _ = served
+    good, broken = saved(folder, preview, "game.yaml", "muster: 1\ntitle: [unclosed\n")
+    assert broken["stale"] and broken["decks"][0]["cards"] == good["decks"][0]["cards"]
+    assert [f["where"].split(":")[0] for f in broken["findings"]] == ["game.yaml"]
 
 
 def test_a_layout_that_stops_keeps_that_decks_last_good_faces(served):
     folder, preview, _ = served
-    good = state(preview)["decks"][0]
-    (folder / "face.yaml").write_text("elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ 1 // 0 }}'}\n")
-    preview.refresh([folder / "face.yaml"])
-    shown = state(preview)
-    assert shown["decks"][0]["stale"] and shown["decks"][0]["cards"] == good["cards"]
+    good, shown = saved(folder, preview, "face.yaml",
+                        "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ 1 // 0 }}'}\n")
+    assert shown["decks"][0]["stale"] and shown["decks"][0]["cards"] == good["decks"][0]["cards"]
     assert any(f["severity"] == "error" and "face.yaml" in f["where"] for f in shown["findings"])
 
 

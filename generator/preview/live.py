@@ -12,7 +12,6 @@ import webbrowser
 from pathlib import Path
 from typing import Callable
 
-from ..core.errors import has_errors
 from ..core.options import Options
 from .server import PreviewServer
 from .session import Preview
@@ -47,7 +46,7 @@ def _report(preview: Preview, say: Callable[[str], None]) -> None:
     findings = preview.findings
     errors = sum(f.severity == "error" for f in findings)
     stamp = time.strftime("%H:%M:%S")
-    for finding in findings if has_errors(findings) else ():
+    for finding in findings:
         if finding.severity == "error":
             say(f"[{stamp}] {finding}")
     say(f"[{stamp}] version {preview.version}: {errors} error(s), {len(findings) - errors} warning(s), "

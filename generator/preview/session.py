@@ -11,21 +11,19 @@ from __future__ import annotations
 import json
 import threading
 import time
-from functools import partial
 from pathlib import Path
 from typing import Iterable
 
 from ..checking.data import check_data
-from ..core.display import DeckFaces, Face
+from ..core.display import Face
 from ..core.errors import Finding, MusterError
 from ..core.model import Game
 from ..core.options import Options
 from ..layout.boards import lay_out_board
-from ..layout.cards import lay_out_batches
 from ..reading.loading import load_game
 from .images import FaceImages
-from .tracing import Outline, TracingEvaluator
-from .view import attach_findings, deck_cards, deck_entry, finding_entry, traced
+from .cards import CardLayouts
+from .view import attach_findings, deck_cards, deck_entry, finding_entry, outline_entries
 
 # Files a face names by path (its pictures, its fonts): a change to one is not seen in the face's items.
 DRAWN_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf", ".ttc", ".woff", ".woff2"}
@@ -39,6 +37,8 @@ class Preview:
         self.root = root
         self.options = options
         self.images = FaceImages()
+        self.layouts = CardLayouts()
+        self.outlines: dict[str, list[list]] = {}  # per face key, its outlines as the page takes them
         self.version = 0
         self.state = b"{}"
         self.updated = threading.Condition()
@@ -52,6 +52,7 @@ class Preview:
         began = time.perf_counter()
         if any(Path(path).suffix.lower() in DRAWN_SUFFIXES for path in changed):
             self.images.forget()
+            self.layouts.forget()
         try:
             game = load_game(self.root, self.options.variants)
             findings = check_data(game)
@@ -65,6 +66,9 @@ class Preview:
                                        if deck.id in self.decks and not self.decks[deck.id][0]["stale"]], self.root)
             self._publish(game.title, findings, stale=False)
             self.images.trim()
+            self.layouts.trim()
+            shown = {key for _, outlines in self.decks.values() for key in outlines}
+            self.outlines = {key: found for key, found in self.outlines.items() if key in shown}
         self.findings = findings
         self.seconds = time.perf_counter() - began
 
@@ -74,19 +78,16 @@ class Preview:
         findings: list[Finding] = []
         decks = {}
         for deck in game.decks.values():
-            traces: dict[Face, tuple[Outline, ...]] = {}
-            faces = DeckFaces([], [], [], [])
-            for batch in lay_out_batches(game, deck, self.options.bleed, warnings=True,
-                                         evaluator=partial(TracingEvaluator, traces=traces)):
-                faces.extend(batch)
-            findings += faces.findings
-            if (not deck.complete or len(faces.fronts) < deck.total) and deck.id in self.decks:
+            laid = self.layouts.lay_out(game, deck, self.options.bleed)
+            findings += laid.findings + [f for card in laid.cards for f in card.findings]
+            if (not deck.complete or not laid.complete) and deck.id in self.decks:
                 entry, outlines = self.decks[deck.id]
                 decks[deck.id] = ({**entry, "stale": True}, outlines)
                 continue
-            keys = self.images.keys_of(faces.faces, self.options.bleed)
-            entry = deck_entry(deck, deck_cards(deck, faces.fronts, faces.backs, keys, self.root), self.options.bleed)
-            decks[deck.id] = (entry, traced(faces.faces, keys, traces, self.root))
+            faces = list(dict.fromkeys(face for card in laid.cards for face in (card.front, card.back) if face))
+            keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
+            entry = deck_entry(deck, deck_cards(deck, laid.cards, keys, self.root), self.options.bleed)
+            decks[deck.id] = (entry, {keys[face]: self._outlines(face, keys[face]) for face in faces})
         self.decks = decks
         boards = {}
         for board in game.boards.values():
@@ -100,6 +101,13 @@ class Preview:
                                 "image": self.images.board_key(face), "stale": False}
         self.boards = boards
         return findings
+
+    def _outlines(self, face: Face, key: str) -> list[list]:
+        """The outlines of a face as the page takes them, worked out once per face."""
+        known = self.outlines.get(key)
+        if known is None:
+            known = self.outlines[key] = outline_entries(self.layouts.traces.get(face, ()), self.root)
+        return known
 
     def _publish(self, title: str, findings: list[Finding], stale: bool) -> None:
         """The next version of the state, and every page waiting for it woken."""

@@ -15,6 +15,7 @@ from typing import Any
 from ..core.display import Face
 from ..core.errors import Finding, Location, display_path
 from ..core.model import Card, Deck
+from .cards import Laid
 from .tracing import Outline
 
 
@@ -62,21 +63,11 @@ def outline_entries(outlines: tuple[Outline, ...], root: Path) -> list[list]:
              o.kind, place(o.where, root)] for o in outlines]
 
 
-def deck_cards(deck: Deck, fronts: list[int], backs: list[int], keys: list[str], root: Path) -> list[dict]:
-    """Every card of a laid-out deck, its front and back by image key (none for a card of no copies)."""
-    cards, copy = [], 0
-    for card in deck.cards:
-        if card.count > 0 and copy < len(fronts):
-            cards.append(card_entry(card, keys[fronts[copy]], keys[backs[copy]], root))
-            copy += card.count
-        else:
-            cards.append(card_entry(card, None, None, root))
-    return cards
-
-
-def traced(faces: list[Face], keys: list[str], traces: dict[Face, tuple[Outline, ...]], root: Path
-           ) -> dict[str, list]:
-    return {key: outline_entries(traces.get(face, ()), root) for face, key in zip(faces, keys)}
+def deck_cards(deck: Deck, laid: list[Laid], keys: dict[Face, str], root: Path) -> list[dict]:
+    """Every card, its front and back by image key: none for a card of no copies, or one its layout stopped at."""
+    unlaid = [Laid(None, None, ())] * (len(deck.cards) - len(laid))
+    return [card_entry(card, keys.get(done.front), keys.get(done.back), root)
+            for card, done in zip(deck.cards, laid + unlaid)]
 
 
 def attach_findings(findings: list[Finding], decks: list[tuple[Deck, dict]], root: Path) -> None:
