@@ -76,7 +76,13 @@ def wait_for(driver, condition, seconds: float = 15):
 
 
 def fronts(driver) -> list[str]:
-    return [image.get_attribute("src") for image in driver.find_elements("css selector", ".card .face:first-child img")]
+    """Each card's front image, read in one script: the page may redraw between two reads of elements."""
+    return driver.execute_script("return [...document.querySelectorAll('.card .face:first-child img')].map((i) => i.src)")
+
+
+def texts(driver, selector: str) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)",
+                                 selector)
 
 
 def shoot(driver, name: str) -> None:
@@ -89,13 +95,13 @@ def test_the_page_follows_edits_breaks_and_fixes(browser, previewing):
     wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 3)
     wait_for(browser, lambda: all(browser.execute_script(
         "return [...document.images].every((i) => i.complete && i.naturalWidth > 0)") for _ in [0]))
-    titles = [e.text for e in browser.find_elements("css selector", ".card figcaption .name")]
+    titles = texts(browser, ".card figcaption .name")
     assert titles == ["Alpha", HOSTILE, "Charlie"]  # the hostile title is text, not an element
     assert not browser.find_elements("css selector", "figcaption img, img[src='x']")
     assert browser.execute_script("return document.body.dataset.version") == "1"
     shoot(browser, "first")
     before = fronts(browser)
-    problems = [e.text for e in browser.find_elements("css selector", "#findings li")]  # the long title's back
+    problems = texts(browser, "#findings li")  # the long title's back
 
     (folder / "reds.yaml").write_text(REDS.replace("force: 5", "force: 7"))
     wait_for(browser, lambda: fronts(browser) != before)
@@ -104,7 +110,7 @@ def test_the_page_follows_edits_breaks_and_fixes(browser, previewing):
 
     (folder / "reds.yaml").write_text(REDS.replace("force: 5", "force: [7"))  # broken YAML
     wait_for(browser, lambda: "stale" in browser.find_element("tag name", "body").get_attribute("class"))
-    errors = [e.text for e in browser.find_elements("css selector", "#findings li.error")]
+    errors = texts(browser, "#findings li.error")
     assert errors and "reds.yaml" in errors[0]
     assert fronts(browser) == after  # the last good cards stay, marked stale
     assert browser.find_elements("css selector", "section.deck.stale")
@@ -113,7 +119,7 @@ def test_the_page_follows_edits_breaks_and_fixes(browser, previewing):
     (folder / "reds.yaml").write_text(REDS.replace("force: 5", "force: 8"))
     wait_for(browser, lambda: "stale" not in browser.find_element("tag name", "body").get_attribute("class"))
     assert len(browser.find_elements("css selector", ".card")) == 3 and fronts(browser)[2] not in (before[2], after[2])
-    assert [e.text for e in browser.find_elements("css selector", "#findings li")] == problems
+    assert texts(browser, "#findings li") == problems
 
 
 def test_clicking_a_card_shows_its_data_and_hovering_names_the_layout_line(browser, previewing):

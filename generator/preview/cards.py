@@ -30,9 +30,11 @@ class Laid(NamedTuple):
 
 
 class DeckLayout(NamedTuple):
-    """A deck laid out: each card's Laid, in order; the findings that stopped it; whether every card was laid out."""
+    """A deck laid out: each card's Laid, in order, and its key (card_key); the findings that stopped it; whether
+    every card was laid out."""
 
     cards: list[Laid]
+    keys: list[object]
     findings: list[Finding]
     complete: bool
 
@@ -52,7 +54,7 @@ class CardLayouts:
         known_signature, known = self.decks.get(deck.id, (None, {}))
         if signature is None or signature != known_signature:
             known = {}
-        keys = [_card_key(card) for card in deck.cards]
+        keys = [card_key(card) for card in deck.cards]
         missing = list({key: card for key, card in zip(keys, deck.cards) if key not in known}.items())
         findings: list[Finding] = []
         complete = True
@@ -61,7 +63,7 @@ class CardLayouts:
             known = {**known, **{key: result for (key, _), result in zip(missing, laid)}}
         self.laid_out += len(missing)
         self.decks[deck.id] = (signature if complete else None, {key: known[key] for key in keys if key in known})
-        return DeckLayout([known[key] for key in keys if key in known], findings,
+        return DeckLayout([known[key] for key in keys if key in known], keys, findings,
                           complete and all(key in known for key in keys))
 
     def _lay_out(self, game: Game, deck: Deck, bleed: float, cards: list[Card]
@@ -104,10 +106,12 @@ def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
                  dict(game.colours), dict(game.icons), game.root))
 
 
-def _card_key(card: Card) -> object:
-    """A card's values and the places they come from (its findings name them): its key among its deck's."""
-    key = (card.title, card.id, card.count, card.designed, card.note, card.index, card.where, card.invalid,
-           tuple(card.traits.items()), tuple(card.field_where.items()))
+def card_key(card: Card) -> object:
+    """A card's values and the places they come from (its findings name them): its key among its deck's. Places
+    as plain numbers and text: comparing Paths costs more than laying a card out saves, thousands of times."""
+    key = (card.title, card.id, card.count, card.designed, card.note, card.index, str(card.where.path),
+           card.where.line, card.where.column, card.invalid, tuple(card.traits.items()),
+           tuple((name, where.line, where.column) for name, where in card.field_where.items()))
     try:
         hash(key)
     except TypeError:  # a value of a kind that cannot be hashed (a table's rows): compared by its text instead

@@ -26,14 +26,14 @@ def run(root: Path, options: Options, port: int, open_browser: bool, say: Callab
     import watchfiles  # imported when a preview runs, not for --help
 
     preview = Preview(root, options)
-    preview.refresh()
     server = PreviewServer(preview, port)
-    server.start()
+    server.start()  # before the first refresh: the page opens at once, and shows the game when it is ready
     say(f"previewing {root} at {server.url} (Ctrl-C to stop)")
-    _report(preview, say)
     if open_browser:
         webbrowser.open(server.url)
     try:
+        preview.refresh()
+        _report(preview, say)
         for changes in watchfiles.watch(root, step=QUIET_MS, stop_event=stop, raise_interrupt=False):
             preview.refresh([Path(path) for _, path in changes])
             _report(preview, say)

@@ -104,7 +104,8 @@ function deckSection(deck) {
   section.dataset.deck = deck.id;
   const copies = deck.cards.reduce((sum, card) => sum + card.count, 0);
   const heading = make("h2", "", deck.name);
-  heading.append(make("span", "count", deck.component + " · " + deck.cards.length + " cards · " + copies + " copies"));
+  const kinds = deck.component === "tokens" ? "tokens · " + deck.cards.length + " kinds" : deck.cards.length + " cards";
+  heading.append(make("span", "count", kinds + " · " + copies + " copies"));
   section.append(heading);
   const backs = new Set(deck.cards.filter((card) => card.back).map((card) => card.back));
   const pairs = backs.size > 1;  // backs differ: each card shows its own; else the one back is shown once

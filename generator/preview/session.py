@@ -8,41 +8,51 @@ out of range) is still laid out, as far as its layouts can: the preview shows wh
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..checking.data import check_data
-from ..core.display import Face
 from ..core.errors import Finding, MusterError
-from ..core.model import Game
+from ..core.model import Deck, Game
 from ..core.options import Options
 from ..layout.boards import lay_out_board
 from ..reading.loading import load_game
 from .images import FaceImages
-from .cards import CardLayouts
-from .view import attach_findings, deck_cards, deck_entry, finding_entry, outline_entries
+from .cards import CardLayouts, DeckLayout, Laid
+from .view import card_entry, card_findings, deck_entry, encoded, finding_entry, outline_entries
 
 # Files a face names by path (its pictures, its fonts): a change to one is not seen in the face's items.
 DRAWN_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf", ".ttc", ".woff", ".woff2"}
 
 
+class Shown(NamedTuple):
+    """A deck as last shown: its entry but for its cards, each card's entry as JSON, and the keys of its faces."""
+
+    entry: dict
+    cards: list[str]
+    faces: list[str]
+
+
 class Preview:
     """The preview of the game in folder `root` built with `options`: `refresh` after each change, `state` for
-    the page (JSON bytes, waiting for a newer version when asked), `images` for the PNGs."""
+    the page (JSON bytes, waiting for a newer version when asked), `images` for the PNGs.
+
+    The state is put together from pieces of JSON kept between refreshes (each card's entry, each face's
+    outlines), so that a refresh after a one-card edit encodes that card, not the deck."""
 
     def __init__(self, root: Path, options: Options):
         self.root = root
         self.options = options
         self.images = FaceImages()
         self.layouts = CardLayouts()
-        self.outlines: dict[str, list[list]] = {}  # per face key, its outlines as the page takes them
+        self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
+        self.cards: dict[tuple, str] = {}  # per card key, image keys and findings, the card's entry as JSON
         self.version = 0
         self.state = b"{}"
         self.updated = threading.Condition()
-        self.decks: dict[str, tuple[dict, dict]] = {}  # per deck, its last good entry and outlines
+        self.decks: dict[str, Shown] = {}  # per deck, as last laid out in full
         self.boards: dict[str, dict] = {}  # per board, its last good entry
         self.seconds = 0.0  # how long the last refresh took
         self.findings: list[Finding] = []  # the last refresh's
@@ -61,34 +71,48 @@ class Preview:
         if game is None:
             self._publish(self.root.name, findings, stale=True)
         else:
-            findings += self._lay_out(game)
-            attach_findings(findings, [(deck, self.decks[deck.id][0]) for deck in game.decks.values()
-                                       if deck.id in self.decks and not self.decks[deck.id][0]["stale"]], self.root)
+            findings += self._lay_out(game, findings)
             self._publish(game.title, findings, stale=False)
             self.images.trim()
             self.layouts.trim()
-            shown = {key for _, outlines in self.decks.values() for key in outlines}
-            self.outlines = {key: found for key, found in self.outlines.items() if key in shown}
+            shown = {key for deck in self.decks.values() for key in deck.faces}
+            self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
         self.findings = findings
         self.seconds = time.perf_counter() - began
 
-    def _lay_out(self, game: Game) -> list[Finding]:
-        """Every deck and board laid out again; the findings. A deck or board that cannot be read or laid out
-        whole keeps its last good entry, marked stale."""
-        findings: list[Finding] = []
-        decks = {}
+    def _lay_out(self, game: Game, findings: list[Finding]) -> list[Finding]:
+        """Every deck and board laid out again; their findings. A deck or board that cannot be read or laid out
+        whole keeps its last good entry, marked stale. `findings` so far, and those laid out, go on their cards."""
+        laid_out: list[Finding] = []
+        decks, fresh = {}, []
         for deck in game.decks.values():
             laid = self.layouts.lay_out(game, deck, self.options.bleed)
-            findings += laid.findings + [f for card in laid.cards for f in card.findings]
+            laid_out += laid.findings + [f for card in laid.cards for f in card.findings]
             if (not deck.complete or not laid.complete) and deck.id in self.decks:
-                entry, outlines = self.decks[deck.id]
-                decks[deck.id] = ({**entry, "stale": True}, outlines)
-                continue
+                old = self.decks[deck.id]
+                decks[deck.id] = old._replace(entry={**old.entry, "stale": True})
+            else:
+                fresh.append((deck, laid))
+        found = card_findings(findings + laid_out, [deck for deck, _ in fresh], self.root)
+        cards: dict[tuple, str] = {}
+        for deck, laid in fresh:
             faces = list(dict.fromkeys(face for card in laid.cards for face in (card.front, card.back) if face))
             keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
-            entry = deck_entry(deck, deck_cards(deck, laid.cards, keys, self.root), self.options.bleed)
-            decks[deck.id] = (entry, {keys[face]: self._outlines(face, keys[face]) for face in faces})
-        self.decks = decks
+            texts = []
+            for number, (card, key, done) in enumerate(zip(deck.cards, laid.keys, laid.cards + _unlaid(deck, laid))):
+                shown = (key, keys.get(done.front), keys.get(done.back), encoded(found.get((deck.id, number), [])))
+                text = cards[shown] = self.cards.get(shown) or encoded(
+                    card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
+                texts.append(text)
+            for face, key in keys.items():
+                if key not in self.outlines:
+                    self.outlines[key] = encoded(outline_entries(self.layouts.traces.get(face, ()), self.root))
+            decks[deck.id] = Shown({**deck_entry(deck, self.options.bleed), "stale": False}, texts, list(keys.values()))
+        self.decks, self.cards = decks, cards
+        return laid_out + self._lay_out_boards(game)
+
+    def _lay_out_boards(self, game: Game) -> list[Finding]:
+        findings: list[Finding] = []
         boards = {}
         for board in game.boards.values():
             face, found = lay_out_board(game, board, self.options.seed, warnings=True)
@@ -102,27 +126,19 @@ class Preview:
         self.boards = boards
         return findings
 
-    def _outlines(self, face: Face, key: str) -> list[list]:
-        """The outlines of a face as the page takes them, worked out once per face."""
-        known = self.outlines.get(key)
-        if known is None:
-            known = self.outlines[key] = outline_entries(self.layouts.traces.get(face, ()), self.root)
-        return known
-
     def _publish(self, title: str, findings: list[Finding], stale: bool) -> None:
         """The next version of the state, and every page waiting for it woken."""
-        decks = [{**entry, "stale": entry["stale"] or stale} for entry, _ in self.decks.values()]
         boards = [{**entry, "stale": entry["stale"] or stale} for entry in self.boards.values()]
-        stale = any(entry["stale"] for entry in decks + boards)  # the page says so when anything shown is old
-        outlines = {key: found for _, traced_faces in self.decks.values() for key, found in traced_faces.items()}
+        decks = [(deck, deck.entry["stale"] or stale) for deck in self.decks.values()]
+        stale = any(old for _, old in decks) or any(entry["stale"] for entry in boards)  # anything old: said on top
+        deck_texts = [encoded({**deck.entry, "stale": old})[:-1] + ',"cards":[' + ",".join(deck.cards) + "]}"
+                      for deck, old in decks]
+        outlines = ",".join(f'"{key}":{self.outlines[key]}' for deck in self.decks.values() for key in deck.faces)
         with self.updated:
             self.version += 1
-            self.state = json.dumps({
-                "version": self.version, "title": title, "stale": stale,
-                "findings": [finding_entry(f, self.root) for f in findings], "decks": decks,
-                "boards": boards,
-                "outlines": outlines,
-            }, ensure_ascii=True, separators=(",", ":")).encode()
+            head = encoded({"version": self.version, "title": title, "stale": stale,
+                            "findings": [finding_entry(f, self.root) for f in findings], "boards": boards})
+            self.state = (head[:-1] + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{' + outlines + "}}").encode()
             self.updated.notify_all()
 
     def wait(self, after: int, timeout: float) -> bytes:
@@ -130,3 +146,8 @@ class Preview:
         with self.updated:
             self.updated.wait_for(lambda: self.version > after, timeout)
             return self.state
+
+
+def _unlaid(deck: Deck, laid: DeckLayout) -> list[Laid]:
+    """Stand-ins for the cards a layout stopped before: shown without faces."""
+    return [Laid(None, None, ())] * (len(deck.cards) - len(laid.cards))

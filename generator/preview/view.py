@@ -7,15 +7,14 @@ Card text travels only as JSON values; the page puts them in with textContent, n
 from __future__ import annotations
 
 import bisect
+import json
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..core.display import Face
 from ..core.errors import Finding, Location, display_path
 from ..core.model import Card, Deck
-from .cards import Laid
 from .tracing import Outline
 
 
@@ -41,20 +40,21 @@ def finding_entry(finding: Finding, root: Path) -> dict:
             "message": finding.message, "code": finding.code}
 
 
-def card_entry(card: Card, front: str | None, back: str | None, root: Path) -> dict:
+def card_entry(card: Card, front: str | None, back: str | None, findings: list[dict], root: Path) -> dict:
     """A card as the page shows it: its values in the order the deck file gives them, each with its place."""
     data = [{"name": "title", "value": card.title, "where": place(card.located("title"), root)},
             {"name": "count", "value": card.count, "where": place(card.located("count"), root)}]
     data += [{"name": name, "value": _plain(value), "where": place(card.located(name), root)}
              for name, value in card.traits.items()]
     return {"title": card.title, "id": card.id, "count": card.count, "where": place(card.where, root), "data": data,
-            "front": front, "back": back, "findings": []}
+            "front": front, "back": back, "findings": findings}
 
 
-def deck_entry(deck: Deck, cards: list[dict], bleed: float) -> dict:
+def deck_entry(deck: Deck, bleed: float) -> dict:
+    """A deck as the page shows it, but for its cards."""
     width, height = deck.face_size
     return {"id": deck.id, "name": deck.name, "component": deck.component, "shape": deck.shape,
-            "width": width, "height": height, "bleed": bleed, "cards": cards, "stale": False}
+            "width": width, "height": height, "bleed": bleed}
 
 
 def outline_entries(outlines: tuple[Outline, ...], root: Path) -> list[list]:
@@ -63,33 +63,33 @@ def outline_entries(outlines: tuple[Outline, ...], root: Path) -> list[list]:
              o.kind, place(o.where, root)] for o in outlines]
 
 
-def deck_cards(deck: Deck, laid: list[Laid], keys: dict[Face, str], root: Path) -> list[dict]:
-    """Every card, its front and back by image key: none for a card of no copies, or one its layout stopped at."""
-    unlaid = [Laid(None, None, ())] * (len(deck.cards) - len(laid))
-    return [card_entry(card, keys.get(done.front), keys.get(done.back), root)
-            for card, done in zip(deck.cards, laid + unlaid)]
-
-
-def attach_findings(findings: list[Finding], decks: list[tuple[Deck, dict]], root: Path) -> None:
-    """Each finding that concerns a card also on that card: one whose place lies within the card's entry in its
-    deck file (from the card's line to the next card's)."""
-    starts: dict[Path, list[tuple[int, dict]]] = defaultdict(list)
-    for deck, entry in decks:
-        for card, shown in zip(deck.cards, entry["cards"]):
+def card_findings(findings: list[Finding], decks: list[Deck], root: Path) -> dict[tuple[str, int], list[dict]]:
+    """The findings that concern a card, by (deck id, the card's number in its deck): those whose place lies within
+    the card's entry in its deck file (from the card's line to the next card's)."""
+    starts: dict[str, list[tuple[int, tuple[str, int]]]] = defaultdict(list)  # by file: Paths compare slowly
+    for deck in decks:
+        for number, card in enumerate(deck.cards):
             if card.where.line:
-                starts[Path(card.where.path)].append((card.where.line, shown))
+                starts[str(card.where.path)].append((card.where.line, (deck.id, number)))
     for entries in starts.values():
         entries.sort(key=lambda pair: pair[0])
     lines = {path: [line for line, _ in entries] for path, entries in starts.items()}
+    found: dict[tuple[str, int], list[dict]] = defaultdict(list)
     for finding in findings:
         if finding.where is None or not finding.where.line:
             continue
-        entries = starts.get(Path(finding.where.path))
+        entries = starts.get(str(finding.where.path))
         if not entries:
             continue
-        at = bisect.bisect_right(lines[Path(finding.where.path)], finding.where.line) - 1
+        at = bisect.bisect_right(lines[str(finding.where.path)], finding.where.line) - 1
         if at >= 0:
-            entries[at][1]["findings"].append(finding_entry(finding, root))
+            found[entries[at][1]].append(finding_entry(finding, root))
+    return found
+
+
+def encoded(value: Any) -> str:
+    """JSON, every character outside ASCII escaped: what the page is sent."""
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
 
 
 def _plain(value: Any) -> Any:
