@@ -140,6 +140,6 @@ def test_watch_rebuilds_when_a_card_changes(make_game, tmp_path):
 
 
 def test_verbose_lists_every_file(make_game, tmp_path):
-    result = muster("build", str(make_game()), "--out", str(tmp_path), "--verbose")
+    result = muster("build", str(make_game()), "--out", str(tmp_path / "out"), "--verbose")
     assert result.returncode == 0
     assert any("cards-reds.pdf" in l and "pages" in l and "bytes" in l for l in result.stdout.splitlines()[1:])

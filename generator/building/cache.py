@@ -4,31 +4,52 @@ The key of a build covers everything that can change its files: Muster's version
 in the game folder, the bundled layouts and the bundled fonts. It is stored in the game's manifest.json; a game
 is fresh only when the key matches and every file the manifest lists is there with the same sha256, so a file
 edited or deleted in the output folder is rebuilt too.
+
+The key is made before the build reads anything, with the version (inode, size, times) of every file it hashes;
+the build records it only if every one of them is still that version once it has read the game. A file saved
+while a build runs (as under `muster watch`) may have been read in either version, so that build is recorded
+with no key: the next one builds again, never calling stale cards up to date.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
 from ..core.bundle import fonts_dir, layouts_dir
+from ..core.inputs import version_of
 
 
-def _tree(digest, root: Path, label: str) -> None:
+@dataclass(frozen=True)
+class Inputs:
+    """The key of a game's inputs, and the version of each file it hashed, taken before the file was read."""
+
+    key: str
+    versions: tuple[tuple[Path, tuple | None], ...]
+
+    def current_key(self) -> str | None:
+        """The key while every file it hashed is still the version it hashed; else None (see above)."""
+        return self.key if all(version_of(path) == version for path, version in self.versions) else None
+
+
+def _tree(digest, versions: list, root: Path, label: str) -> None:
     for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        versions.append((path, version_of(path)))  # first: a save between this and the read below shows later
         digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
         digest.update(hashlib.sha256(path.read_bytes()).digest())
 
 
-def input_key(game_root: Path, options: dict) -> str:
-    digest = hashlib.sha256()
+def inputs_of(game_root: Path, options: dict) -> Inputs:
+    """The key of the inputs of the game in `game_root` built with `options`, to make before the build reads it."""
+    digest, versions = hashlib.sha256(), []
     digest.update(json.dumps({"muster": __version__, "options": options}, sort_keys=True).encode())
-    _tree(digest, game_root, "game")
-    _tree(digest, layouts_dir(), "layouts")
-    _tree(digest, fonts_dir(), "fonts")
-    return digest.hexdigest()
+    _tree(digest, versions, game_root, "game")
+    _tree(digest, versions, layouts_dir(), "layouts")
+    _tree(digest, versions, fonts_dir(), "fonts")
+    return Inputs(digest.hexdigest(), tuple(versions))
 
 
 def is_fresh(folder: Path, key: str) -> bool:

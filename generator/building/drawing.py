@@ -16,7 +16,7 @@ from ..core.errors import Finding, GameInvalid, MusterError, has_errors
 from ..core.options import Options
 from ..core.plan import Built, Plan
 from ..rendering.documents import draw_boards, draw_decks
-from .cache import input_key
+from .cache import Inputs
 from .manifest import in_order, manifest
 from .messages import Batch, Boards, DeckEnd, Message, Rulebook
 from .staging import Staging
@@ -32,10 +32,11 @@ class Drawn(NamedTuple):
     warnings: list[Finding]
 
 
-def draw(messages: Iterator[Message], out: Path, options: Options, key: str | None = None,
+def draw(messages: Iterator[Message], out: Path, options: Options, inputs: Inputs | None = None,
          done: Callable[[str], None] | None = None) -> Drawn:
     """The game the messages describe, built into out/<game id>/. The folder is made once the Plan says the game
-    is valid; nothing in it changes unless everything is built. `key` is the inputs' key, when already known;
+    is valid; nothing in it changes unless everything is built. `inputs` is the key of its inputs, made before
+    they were read (without it the manifest records none: the next build builds again);
     `done` is told the name of each document as it is finished (for a progress display)."""
     fonts.use(_expect(messages, fonts.FontBook))
     fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
@@ -55,7 +56,7 @@ def draw(messages: Iterator[Message], out: Path, options: Options, key: str | No
         findings += boards.findings + rulebook.findings
         if has_errors(findings):
             raise GameInvalid(findings)
-        staging.commit(manifest(plan, built, options, key or input_key(plan.root, options.as_dict())))
+        staging.commit(manifest(plan, built, options, inputs.current_key() if inputs else None))
     finally:
         staging.discard()
     return Drawn(plan, built, findings)

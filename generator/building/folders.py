@@ -29,6 +29,17 @@ def _refusal(folder: Path, message: str, code: str) -> MusterError:
     return MusterError(message, Location(folder), code=code)
 
 
+def apart(out: Path, game_root: Path) -> None:
+    """Refuses to build the game in `game_root` into `out` when its kit's folder would lie inside the game folder
+    (as `muster build .` run in the game folder would have it) or hold it: the kit's files would be read as the
+    game's, so it would never be up to date, and `muster watch` would rebuild it for ever."""
+    kit, root = (out / game_root.name).resolve(), game_root.resolve()
+    if kit == root or root in kit.parents or kit in root.parents:
+        raise MusterError(f"the output folder is inside the game folder '{root.name}', where its files would be read "
+                          "as the game's; name one outside it with --out, such as --out ../output", Location(out),
+                          code="output-in-game")
+
+
 def made(out: Path, parts: tuple[str, ...]) -> bool:
     """out/<parts...> made where missing, each part a real folder; whether the last part was made now."""
     try:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .cache import input_key, is_fresh
+from .cache import Inputs, inputs_of, is_fresh
+from .folders import apart
 from ..core.errors import GameInvalid, MusterError
 from ..core.model import Game
 from ..reading.resources import find_game
@@ -29,17 +30,18 @@ class Outcome:
     details: list[str] = field(default_factory=list)  # one line per file, for --verbose
 
 
-def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | str:
+def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | Inputs:
     """An Outcome when the game's output is up to date (or the game cannot be found); else the key of its
     inputs, which the build records in its manifest."""
     try:
         root = find_game(target).resolve()
+        apart(out, root)
     except MusterError as exc:
         return Outcome(Path(str(target)).name, 2, errors=[str(exc)])
-    key = input_key(root, options.as_dict())
-    if is_fresh(out / root.name, key):
+    inputs = inputs_of(root, options.as_dict())
+    if is_fresh(out / root.name, inputs.key):
         return Outcome(root.name, 0, f"{root.name}: up to date in {out / root.name}")
-    return key
+    return inputs
 
 
 @contextmanager
@@ -64,8 +66,9 @@ FORK_FROM = 50_000  # bytes of a game's YAML from which two processes pay: see d
 
 
 def build_game(game: Game, out: Path, options: Options) -> list[Built]:
-    """Every document of a loaded `game` into out/<game id>/, then its manifest, in this process (as `muster watch`
-    and the tests build); nothing is written if it is invalid."""
+    """Every document of a loaded `game` into out/<game id>/, then its manifest, in this process (as the tests
+    build); nothing is written if it is invalid. The game was read before: the manifest records no key of its
+    inputs, and the next `muster build` builds it again."""
     from .drawing import draw
     from .sequence import messages
 
@@ -73,25 +76,27 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
 
 
 def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False,
-              key: str | None = None, done: Callable[[str], None] | None = None) -> Outcome:
+              inputs: Inputs | None = None, done: Callable[[str], None] | None = None) -> Outcome:
     """Builds one game; failures become an Outcome, never an exception. With `parallel` (and fork), a big game
-    is built in two processes: see pipeline.py. `key` is the key of its inputs, when up_to_date has made it;
+    is built in two processes: see pipeline.py. `inputs` is the key of its inputs, when up_to_date has made it;
     `done` is told "<game>/<file>" as each document is finished."""
     name = Path(str(target)).name
     try:
         root = find_game(target)
         name = root.resolve().name
+        apart(out, root)
         finished = (lambda file: done(f"{name}/{file}")) if done else None
+        inputs = inputs or inputs_of(root.resolve(), options.as_dict())
         with without_cycle_collection():
             if parallel and hasattr(os, "fork") and _weight(root, "*.yaml") >= FORK_FROM:
                 from .pipeline import build_forked
 
-                plan, built, warnings = build_forked(root, out, options, key, finished)
+                plan, built, warnings = build_forked(root, out, options, inputs, finished)
             else:
                 from .drawing import draw
                 from .sequence import messages
 
-                plan, built, warnings = draw(messages(root, options), out, options, key, finished)
+                plan, built, warnings = draw(messages(root, options), out, options, inputs, finished)
             game_id = plan.id
     except GameInvalid as exc:
         return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
@@ -167,19 +172,6 @@ def _relay(reports, future, done: Callable[[str], None]) -> None:
         except Empty:
             if future.done():
                 return
-
-
-def snapshot(game_root: Path) -> dict:
-    """What watch compares: every file of the game and of the bundled layouts, with its size and time."""
-    from ..core.bundle import layouts_dir
-
-    state = {}
-    for root in (game_root, layouts_dir()):
-        for path in root.rglob("*"):
-            if path.is_file() and not path.name.startswith("."):
-                stat = path.stat()
-                state[path] = (stat.st_mtime_ns, stat.st_size)
-    return state
 
 
 def _weight(target, pattern: str = "*") -> int:

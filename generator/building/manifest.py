@@ -13,8 +13,8 @@ def in_order(decks: list[Built], boards: list[Built], rules: list[Built]) -> lis
             + [b for b in boards if b.kind == "calibration"])
 
 
-def manifest(plan: Plan, built: list[Built], options: Options, key: str) -> dict:
-    """What manifest.json says; `key` is cache.input_key of the game's inputs."""
+def manifest(plan: Plan, built: list[Built], options: Options, key: str | None) -> dict:
+    """What manifest.json says; `key` is the key of the game's inputs (cache.py), or None when not known."""
     return {
         "game": plan.id,
         "inputs": key,

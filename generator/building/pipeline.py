@@ -24,6 +24,7 @@ from ..core.options import Options
 from ..core.plan import Plan
 
 if TYPE_CHECKING:
+    from .cache import Inputs
     from .drawing import Drawn
     from .messages import Message
 
@@ -31,10 +32,10 @@ _LENGTH = struct.Struct("<Q")
 PIPE_BYTES = 1 << 20
 
 
-def build_forked(root: Path, out: Path, options: Options, key: str | None = None,
+def build_forked(root: Path, out: Path, options: Options, inputs: Inputs | None = None,
                  done: Callable[[str], None] | None = None) -> Drawn:
-    """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes; `key` is the
-    inputs' key, when already known; `done` is told of each document as it is finished."""
+    """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes; `inputs` is the
+    key of its inputs, made before they were read; `done` is told of each document as it is finished."""
     read, write = os.pipe()  # child to parent: the messages
     fonts_read, fonts_write = os.pipe()  # parent to child: the fonts' measures
     for end in (write, fonts_write):
@@ -51,7 +52,7 @@ def build_forked(root: Path, out: Path, options: Options, key: str | None = None
         try:
             from .drawing import draw  # the renderer: imported while the child reads the game
 
-            return draw(_received(stream, fonts_stream), out, options, key, done)
+            return draw(_received(stream, fonts_stream), out, options, inputs, done)
         finally:
             with suppress(BrokenPipeError):  # the child may have stopped before reading it all
                 fonts_stream.close()

@@ -3,12 +3,16 @@ options several commands share, with their choices."""
 
 from __future__ import annotations
 
+import inspect
 from enum import Enum
+from functools import wraps
 from pathlib import Path
+from typing import Callable, List, Optional
 
 import typer
 
 from . import console
+from ..core.options import Options
 
 HELP = {"help_option_names": ["-h", "--help"]}
 
@@ -86,3 +90,55 @@ BLEED = typer.Option("3mm", "--bleed", metavar="LENGTH",
                      help="Bleed around each face, with a unit: 3mm, 0.125in, 1/8in.")
 VARIANTS = typer.Option(None, "--variant", metavar="NAME", help="Switch on a variant of the game (repeatable).")
 QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
+
+# what a kit is built with: declared once, for `muster build` and `muster watch` (with_kit_options)
+PAPER = typer.Option(Paper.a4, "--paper", case_sensitive=False, help="Paper size.")
+DUPLEX = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
+                      help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts).")
+KIT = (
+    ("paper", Paper, PAPER),
+    ("bleed", str, BLEED),
+    ("duplex", Duplex, DUPLEX),
+    ("crop_marks", bool, typer.Option(True, "--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.")),
+    ("greyscale", bool, typer.Option(False, "--greyscale", help="Print in shades of grey (ink saver).")),
+    ("variant", Optional[List[str]], VARIANTS),
+    ("seed", Optional[int], typer.Option(None, "--seed", min=0, metavar="N", help="Seed for what boards place at "
+                                         "random (default: each board's own); printed on the board.")),
+    ("booklet", bool, typer.Option(False, "--booklet", help="Write rules-booklet.pdf (the rulebook two-up, in "
+                                   "saddle-stitch order) for every game with a rulebook; games may also ask for one "
+                                   "in game.yaml.")),
+    ("calibration", bool, typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm "
+                                       "rulers and a card at true size, to print first.")),
+)
+
+
+def with_kit_options(command: Callable) -> Callable:
+    """`command`, whose parameter `options` is the Options of a kit, taking the options of KIT in its place."""
+    signature = inspect.signature(command, eval_str=True)
+    names = list(signature.parameters)
+    at = names.index("options")
+    kit = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
+           for name, kind, default in KIT]
+    parameters = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()]
+    parameters[at:at + 1] = kit
+
+    @wraps(command)
+    def run(**values):
+        return command(options=kit_options(*(values.pop(name) for name, _, _ in KIT)), **values)
+
+    run.__signature__ = signature.replace(parameters=parameters)
+    run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
+    return run
+
+
+def kit_options(paper: Paper, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
+                variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool) -> Options:
+    """The Options of a kit from the options of KIT; a bad --bleed is one line and exit 2."""
+    from ..core.errors import MusterError
+
+    try:
+        bleed_mm = console.bleed(bleed)
+    except MusterError as exc:
+        console.fail(exc)
+    return Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
+                   calibration)

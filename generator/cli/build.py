@@ -4,29 +4,25 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from . import console
-from .app import BLEED, GAME, GAMES, OUT, QUIET, VARIANTS, Duplex, Paper, app
+from .app import GAME, GAMES, OUT, QUIET, app, with_kit_options
 from ..core.errors import MusterError, has_errors
+from ..core.options import Options  # for the signatures: dataclasses, which it needs, is loaded by then anyway
 
 
 @app.command()
+@with_kit_options
 def build(
     games: Optional[List[str]] = GAMES,
     out: Path = OUT,
-    paper: Paper = typer.Option(Paper.a4, case_sensitive=False, help="Paper size."),
-    bleed: str = BLEED,
-    duplex: Duplex = typer.Option(Duplex.long, case_sensitive=False, help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts)."),
-    crop_marks: bool = typer.Option(True, "--crop-marks/--no-crop-marks", help="Crop marks outside the bleed."),
-    greyscale: bool = typer.Option(False, "--greyscale", help="Print in shades of grey (ink saver)."),
-    variant: Optional[List[str]] = VARIANTS,
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, metavar="N", help="Seed for what boards place at random (default: each board's own); printed on the board."),
-    booklet: bool = typer.Option(False, "--booklet", help="Write rules-booklet.pdf (the rulebook two-up, in saddle-stitch order) for every game with a rulebook; games may also ask for one in game.yaml."),
-    calibration: bool = typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm rulers and a card at true size, to print first."),
+    *,
+    options: Options,  # the kit's: see app.with_kit_options
     jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, metavar="N", help="Processes to build with: games at once, or a big game read and laid out beside its drawing.  [default: the machine's cores]", show_default=False),
     force: bool = typer.Option(False, "--force", help="Rebuild games whose output is up to date."),
     quiet: bool = QUIET,
@@ -35,17 +31,11 @@ def build(
     """Build the print-and-play kit of each game into OUT/<game>/.
 
     A game whose inputs (its files, the bundled layouts and fonts, these options, Muster's version) have not
-    changed since its last build, and whose output files are intact, is left as it is.
+    changed since its last build, and whose output files are intact, is left as it is. OUT/<game> may not lie
+    inside the game's folder.
     """
     from ..building.kit import build_all
-    from ..core.options import Options
 
-    try:
-        bleed_mm = console.bleed(bleed)
-    except MusterError as exc:
-        console.fail(exc)
-    options = Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
-                      calibration)
     try:
         targets = console.games(games)
     except MusterError as exc:
@@ -69,49 +59,57 @@ def build(
 
 
 @app.command()
+@with_kit_options
 def watch(
     game: str = GAME,
     out: Path = OUT,
-    interval: float = typer.Option(0.5, "--interval", min=0.1, metavar="SECONDS", help="Seconds between looks for changes."),
+    *,
+    options: Options,  # the kit's: see app.with_kit_options
+    interval: float = typer.Option(0.1, "--interval", min=0.01, metavar="SECONDS", help="Seconds without a further change after which a save is built: the several writes of one save make one build."),
 ) -> None:
-    """Rebuild a game whenever one of its files or layouts changes, printing validation findings as they appear.
+    """Build a game, then again after every save of one of its files, the bundled layouts or fonts, printing
+    validation findings as they appear.
 
-    Builds with the default options; stop with Ctrl-C.
+    Takes the options of `muster build`; a build that fails leaves the last good kit as it was. OUT/<game> may not
+    lie inside the game's folder. Stop with Ctrl-C.
     """
-    import time
-
-    from ..checking import check_game
-    from ..building.kit import build_one, snapshot
-    from ..reading.loading import load_game
-    from ..core.options import Options
+    from ..building.folders import apart
+    from ..building.watching import saves
     from ..reading.resources import find_game
 
     try:
         root = find_game(game).resolve()
+        apart(out, root)
     except MusterError as exc:
         console.fail(exc)
     typer.echo(f"watching {root} (Ctrl-C to stop)")
-    seen: dict = {}
+    with suppress(KeyboardInterrupt):  # Ctrl-C is how watching stops: exit 0
+        for _ in saves(root, out, interval):  # the first batch, empty, at once
+            _rebuild(root, out, options)
+    raise typer.Exit(0)
+
+
+def _rebuild(root: Path, out: Path, options: Options) -> None:
+    """The game's findings, then its kit built unless it has errors or is up to date, each line stamped."""
+    import time
+
+    from ..building.kit import Outcome, build_one, up_to_date
+    from ..checking import check_game
+    from ..reading.loading import load_game
+
+    stamp = time.strftime("%H:%M:%S")
+    inputs = up_to_date(root, out, options)  # before anything is read: see building/cache.py
     try:
-        while True:
-            state = snapshot(root)
-            if state != seen:
-                seen = state
-                stamp = time.strftime("%H:%M:%S")
-                try:
-                    findings = check_game(load_game(root))
-                except MusterError as exc:
-                    typer.echo(f"[{stamp}] {exc}", err=True)
-                    time.sleep(interval)
-                    continue
-                for finding in findings:
-                    typer.echo(f"[{stamp}] {finding}")
-                if not has_errors(findings):
-                    outcome = build_one(root, out, Options())  # its warnings: among the findings above
-                    for line in outcome.errors:
-                        typer.echo(f"[{stamp}] {line}", err=True)
-                    typer.echo(f"[{stamp}] {outcome.summary or outcome.name + ': not built'}")
-                sys.stdout.flush()
-            time.sleep(interval)
-    except KeyboardInterrupt:
-        raise typer.Exit(0)
+        findings = check_game(load_game(root, options.variants))
+    except MusterError as exc:
+        findings = [exc.finding()]
+    for finding in findings:
+        typer.echo(f"[{stamp}] {finding}", err=finding.severity == "error")
+    if has_errors(findings):
+        typer.echo(f"[{stamp}] {root.name}: not built; {out / root.name} keeps the last kit built", err=True)
+    else:
+        outcome = inputs if isinstance(inputs, Outcome) else build_one(root, out, options, inputs=inputs)
+        for line in outcome.errors:  # its warnings: among the findings above
+            typer.echo(f"[{stamp}] {line}", err=True)
+        typer.echo(f"[{stamp}] {outcome.summary or outcome.name + ': not built'}")
+    sys.stdout.flush()
