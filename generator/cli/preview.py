@@ -2,35 +2,33 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 import typer
 
 from . import console
-from .app import BLEED, GAME, VARIANTS, app
+from .app import GAME, app, with_kit_options
 from ..core.errors import MusterError
+from ..core.options import Options  # for the signature: see build.py
 
 
 @app.command()
+@with_kit_options
 def preview(
     game: str = GAME,
+    *,
+    options: Options,  # the kit's: see app.with_kit_options
     port: int = typer.Option(0, "--port", min=0, max=65535, metavar="N", help="Port on 127.0.0.1 to serve on.  [default: a free one]", show_default=False),
     open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in the browser."),
-    bleed: str = BLEED,
-    variant: Optional[List[str]] = VARIANTS,
-    seed: Optional[int] = typer.Option(None, "--seed", min=0, metavar="N", help="Seed for what boards place at random (default: each board's own)."),
 ) -> None:
     """Show a game's cards, backs, tokens, boards and findings in the browser, updated after every save.
 
     Click a card for its data and where each value comes from; hover over a card to see which layout element
-    drew each part. Serves on 127.0.0.1 only; stop with Ctrl-C.
+    drew each part. Takes the options of `muster build` (the page follows --bleed, --variant and --seed; the
+    others shape only printed sheets). Serves on 127.0.0.1 only, writes no file; stop with Ctrl-C.
     """
-    from ..core.options import Options
     from ..preview.live import run
     from ..reading.resources import find_game
 
     try:
-        options = Options(bleed=console.bleed(bleed), variants=tuple(variant or ()), seed=seed)
         root = find_game(game).resolve()
     except MusterError as exc:
         console.fail(exc)

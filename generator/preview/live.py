@@ -1,7 +1,7 @@
 """The preview running: the game read and served, then refreshed after every save until Ctrl-C.
 
-Changes are noticed by watchfiles (inotify where the system has it, so a save is seen within milliseconds and an
-idle preview costs nothing); a burst of writes from one save is taken as one change.
+Saves come as `muster watch` takes them (building/watching.py: the kernel tells, one batch per save, editors'
+side files aside), only sooner: a save is taken as done after QUIET seconds without another write.
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from ..core.options import Options
 from .server import PreviewServer
 from .session import Preview
 
-QUIET_MS = 30  # a save is taken as done when its folder has been quiet this long
+QUIET = 0.03  # seconds: an editor writes a save in a few milliseconds, and a page should follow at once
+OUT = Path("output")  # what builds write by default: their files are no changes of the game
 
 
 def run(root: Path, options: Options, port: int, open_browser: bool, say: Callable[[str], None],
         stop: threading.Event | None = None) -> None:
     """Preview the game in `root`: serve it, open the browser unless told not to, refresh after each change
     until interrupted or `stop` is set; `say` is told the address and what each refresh found."""
-    import watchfiles  # imported when a preview runs, not for --help
+    from ..building.watching import saves
 
     preview = Preview(root, options)
     server = PreviewServer(preview, port)
@@ -32,10 +33,8 @@ def run(root: Path, options: Options, port: int, open_browser: bool, say: Callab
     if open_browser:
         webbrowser.open(server.url)
     try:
-        preview.refresh()
-        _report(preview, say)
-        for changes in watchfiles.watch(root, step=QUIET_MS, stop_event=stop, raise_interrupt=False):
-            preview.refresh([Path(path) for _, path in changes])
+        for changed in saves(root, OUT, QUIET, stop):  # the first batch, empty, as soon as the watching has begun
+            preview.refresh(changed)
             _report(preview, say)
     finally:
         server.shutdown()
