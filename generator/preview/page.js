@@ -161,7 +161,8 @@ function draw() {
   document.getElementById("title").textContent = state.title;
   const errors = state.findings.filter((f) => f.severity === "error").length;
   const warnings = state.findings.length - errors;
-  document.getElementById("status").textContent = (state.stale ? "stale: showing the last good version · " : "") +
+  document.getElementById("status").textContent = state.version === 0 ? "reading the game…" :
+    (state.stale ? "stale: showing the last good version · " : "") +
     errors + " error(s), " + warnings + " warning(s) · version " + state.version;
   document.body.classList.toggle("stale", state.stale);
   document.body.dataset.version = state.version;

@@ -50,7 +50,8 @@ class Preview:
         self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
         self.cards: dict[tuple, str] = {}  # per card key, image keys and findings, the card's entry as JSON
         self.version = 0
-        self.state = b"{}"
+        self.state = encoded({"version": 0, "title": root.name, "stale": False, "findings": [], "boards": [],
+                              "decks": [], "outlines": {}}).encode()  # until the first refresh: nothing yet
         self.updated = threading.Condition()
         self.decks: dict[str, Shown] = {}  # per deck, as last laid out in full
         self.boards: dict[str, dict] = {}  # per board, its last good entry
