@@ -230,3 +230,34 @@ def test_a_bundled_game_with_a_board_is_previewed_whole():
     assert not shown["stale"] and not [f for f in shown["findings"] if f["severity"] == "error"]
     assert [b["id"] for b in shown["boards"]] == ["battlefield"] and preview.images.png(shown["boards"][0]["image"])
     assert all(card["front"] and card["back"] for deck in shown["decks"] for card in deck["cards"])
+
+
+def test_tracing_leaves_the_faces_as_the_build_draws_them():
+    """The preview's faces are the build's, item for item: the outlines are noted beside them."""
+    from functools import partial
+
+    from generator.layout.boards import lay_out_board
+    from generator.layout.cards import lay_out_batches, lay_out_cards
+    from generator.preview.tracing import TracingEvaluator
+    from generator.reading.loading import load_game
+
+    game = load_game("grid-battle")
+    traces: dict = {}
+    for deck in game.decks.values():
+        built = lay_out_cards(game, deck, 3.0)
+        shown = [face for batch in lay_out_batches(game, deck, 3.0, evaluator=partial(TracingEvaluator, traces=traces))
+                 for face in batch.faces]
+        assert shown == built.faces and all(face in traces for face in shown)
+    board = next(iter(game.boards.values()))
+    traced = lay_out_board(game, board, evaluator=partial(TracingEvaluator, traces=traces))[0]
+    assert traced == lay_out_board(game, board)[0] and traces[traced]
+
+
+def test_a_board_has_outlines_too():
+    from generator.reading.resources import find_game
+
+    preview = Preview(find_game("grid-battle").resolve(), Options())
+    preview.refresh()
+    shown = state(preview)
+    kinds = {outline[4] for outline in shown["outlines"][shown["boards"][0]["image"]]}
+    assert "grid" in kinds

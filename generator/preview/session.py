@@ -11,15 +11,18 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from functools import partial
 from typing import Iterable, NamedTuple
 
 from ..checking.data import check_data
+from ..core.display import Face
 from ..core.errors import Finding, MusterError
 from ..core.model import Deck, Game
 from ..core.options import Options
 from ..layout.boards import lay_out_board
 from ..reading.loading import load_game
 from .images import FaceImages
+from .tracing import TracingEvaluator
 from .cards import CardLayouts, DeckLayout, Laid
 from .view import card_entry, card_findings, deck_entry, encoded, finding_entry, outline_entries
 
@@ -76,7 +79,7 @@ class Preview:
             self._publish(game.title, findings, stale=False)
             self.images.trim()
             self.layouts.trim()
-            shown = {key for deck in self.decks.values() for key in deck.faces}
+            shown = set(self._shown_faces())
             self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
         self.findings = findings
         self.seconds = time.perf_counter() - began
@@ -106,8 +109,7 @@ class Preview:
                     card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
                 texts.append(text)
             for face, key in keys.items():
-                if key not in self.outlines:
-                    self.outlines[key] = encoded(outline_entries(self.layouts.traces.get(face, ()), self.root))
+                self._outline(face, key)
             decks[deck.id] = Shown({**deck_entry(deck, self.options.bleed), "stale": False}, texts, list(keys.values()))
         self.decks, self.cards = decks, cards
         return laid_out + self._lay_out_boards(game)
@@ -116,16 +118,28 @@ class Preview:
         findings: list[Finding] = []
         boards = {}
         for board in game.boards.values():
-            face, found = lay_out_board(game, board, self.options.seed, warnings=True)
+            face, found = lay_out_board(game, board, self.options.seed, warnings=True,
+                                        evaluator=partial(TracingEvaluator, traces=self.layouts.traces))
             findings += found
             if face is None:
                 if board.id in self.boards:
                     boards[board.id] = {**self.boards[board.id], "stale": True}
                 continue
+            key = self.images.board_key(face)
+            self._outline(face, key)
             boards[board.id] = {"id": board.id, "name": board.name, "width": face.width, "height": face.height,
-                                "image": self.images.board_key(face), "stale": False}
+                                "image": key, "stale": False}
         self.boards = boards
         return findings
+
+    def _outline(self, face: Face, key: str) -> None:
+        """The outlines of a face as JSON, made once per face."""
+        if key not in self.outlines:
+            self.outlines[key] = encoded(outline_entries(self.layouts.traces.get(face, ()), self.root))
+
+    def _shown_faces(self) -> list[str]:
+        """The keys of every face shown: the decks' and the boards'."""
+        return [key for deck in self.decks.values() for key in deck.faces] + [b["image"] for b in self.boards.values()]
 
     def _publish(self, title: str, findings: list[Finding], stale: bool) -> None:
         """The next version of the state, and every page waiting for it woken."""
@@ -134,7 +148,8 @@ class Preview:
         stale = any(old for _, old in decks) or any(entry["stale"] for entry in boards)  # anything old: said on top
         deck_texts = [encoded({**deck.entry, "stale": old})[:-1] + ',"cards":[' + ",".join(deck.cards) + "]}"
                       for deck, old in decks]
-        outlines = ",".join(f'"{key}":{self.outlines[key]}' for deck in self.decks.values() for key in deck.faces)
+        outlines = ",".join(f'"{key}":{self.outlines[key]}' for key in dict.fromkeys(self._shown_faces())
+                            if key in self.outlines)
         with self.updated:
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
