@@ -1,6 +1,7 @@
 """Muster against plain reportlab, whole processes, alternated run by run.
 
     python bench/run.py [--runs 5] [--sizes 54,540,5400]
+    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20]   (see bench/preview.py)
 
 For each synthetic game of N cards: the median wall time of `muster build --force` and of the plain reportlab
 script (bench/synthetic.py plain), the median of the paired ratios (run i of Muster / run i of plain), peak
@@ -78,12 +79,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", default="54,540,5400")
+    parser.add_argument("--preview", action="store_true", help="time muster preview's edits instead (bench/preview.py)")
+    parser.add_argument("--edits", type=int, default=20, help="edits timed per size with --preview")
     args = parser.parse_args()
     # Muster runs as installed: pip compiles bytecode at install, and a checkout writes it on first run unless
     # PYTHONDONTWRITEBYTECODE is set (as on some CI machines), when every run would compile 30 modules again.
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "generator")], check=True,
                    stdout=subprocess.DEVNULL)
     work = Path(tempfile.mkdtemp(prefix="muster-bench-"))
+    if args.preview:
+        from preview import measure  # bench/ is on the path: this script's folder
+
+        try:
+            measure(work, [int(s) for s in args.sizes.split(",")], args.edits)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     try:
         print(f"{'cards':>6} {'muster s':>9} {'plain s':>8} {'ratio':>6} {'muster MiB':>10} {'plain MiB':>9} "
               f"{'all MiB':>8} {'muster B/card':>13} {'plain B/card':>12} {'bytes ratio':>11}")

@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 
 # The order of the packages: each may import only packages before it. The drawing side (imposition, rendering)
 # may import only core and each other: the process that draws a big game never loads YAML or Jinja.
-ORDER = ["core", "reading", "layout", "checking", "imposition", "rendering", "building", "formats", "cli"]
+ORDER = ["core", "reading", "layout", "checking", "imposition", "rendering", "building", "formats", "preview", "cli"]
 DRAWING = {"imposition", "rendering"}
 
 

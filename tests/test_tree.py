@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "templates" not in p.parts)
 MAX_MODULE_LINES = 450
 MAX_CLASS_LINES = 250
-STAGES = ("core", "reading", "checking", "layout", "imposition", "rendering", "building", "formats", "cli")
+STAGES = ("core", "reading", "checking", "layout", "imposition", "rendering", "building", "formats", "preview", "cli")
 
 
 def _name(path: Path) -> str:

@@ -2,7 +2,7 @@
 runs, so that `muster --help` stays quick), and turns failures into one-line errors.
 
 app.py holds the applications and choices; build.py `build` and `watch`; inspect.py `validate` and `list`;
-authoring.py `new`, `import` and `schema`; export.py `export png|pdf|tts|csv|xlsx`; console.py what they share.
+authoring.py `new`, `import` and `schema`; export.py `export png|pdf|tts|csv|xlsx`; preview.py `preview`; console.py what they share.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from . import build, inspect, authoring, export  # noqa: F401  (each registers its commands, in the order of the help)
+from . import build, inspect, authoring, export, preview  # noqa: F401  (each registers its commands, in the order of the help)
 from .app import app, export_app
 
 app.add_typer(export_app, name="export")

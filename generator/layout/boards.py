@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from typing import Callable
 
 from ..core.display import Face
 from ..core.errors import Finding, MusterError
@@ -61,22 +62,24 @@ def board_context(game: Game, board: Board, seed: int) -> dict:
 BOARD_SAFE = 3.0  # mm: text kept this far from a board's edge
 
 
-def lay_out_board(game: Game, board: Board, seed: int | None = None,
-                  warnings: bool = False) -> tuple[Face | None, list[Finding]]:
+def lay_out_board(game: Game, board: Board, seed: int | None = None, warnings: bool = False,
+                  evaluator: Callable[..., Evaluator] = Evaluator) -> tuple[Face | None, list[Finding]]:
     """The board's face (None when an error stopped it), and the findings its layout produced: template errors,
     text that does not fit, missing glyphs, and with `warnings` the other printed-text checks cards get too
-    (small text, the safe zone)."""
+    (small text, the safe zone). `evaluator` makes the layout's Evaluator, as for lay_out_batches."""
     findings: list[Finding] = []
-    face = attempt(partial(_board_face, game, board, board.seed if seed is None else seed, warnings, findings),
+    face = attempt(partial(_board_face, game, board, board.seed if seed is None else seed, warnings, findings,
+                           evaluator),
                    findings, board.where, f"boards.{board.id}", f"board '{board.id}'")
     return face, findings
 
 
-def _board_face(game: Game, board: Board, seed: int, warnings: bool, findings: list[Finding]) -> Face:
+def _board_face(game: Game, board: Board, seed: int, warnings: bool, findings: list[Finding],
+                evaluator: Callable[..., Evaluator]) -> Face:
     field, label = f"boards.{board.id}", f"board '{board.id}'"
-    evaluator = Evaluator(game, read_layout(find_layout(game, board.layout)), 0.0, board.size, field)
+    evaluating = evaluator(game, read_layout(find_layout(game, board.layout)), 0.0, board.size, field)
     with sandbox.time_limit():
-        face, found = evaluator.face(board_context(game, board, seed), lambda: label)
+        face, found = evaluating.face(board_context(game, board, seed), lambda: label)
     findings += filed(found, board.where, field, label)
     findings += text_findings(face, BOARD_SAFE, board.where, field, label, warnings)
     return face

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from functools import partial
+from typing import Callable, Sequence
 
 from ..core import fonts
 from ..core.display import DeckFaces, Face
@@ -45,14 +46,17 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -
     return result
 
 
-def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True, size: int | None = None):
+def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True, size: int | None = None,
+                    evaluator: Callable[..., Evaluator] = Evaluator, cards: Sequence[Card] | None = None):
     """lay_out_cards, `size` cards at a time, so that drawing can begin before the deck is laid out. The deck's
-    templates have TIME_LIMIT seconds in all, counted only while they run; an error in a layout ends the deck."""
+    templates have TIME_LIMIT seconds in all, counted only while they run; an error in a layout ends the deck.
+    `evaluator` makes each layout's Evaluator: the preview passes one that also notes where elements are drawn,
+    and as `cards` only those of the deck's cards it has not laid out before."""
     subject = f"deck '{deck.id}'"
     evaluators, findings = {}, []
     for which in ("face", "back"):
         field = f"decks.{deck.id}.{which}"
-        evaluators[which] = attempt(partial(_evaluator, game, deck, which, bleed, field), findings, deck.where, field,
+        evaluators[which] = attempt(partial(_evaluator, game, deck, which, bleed, field, evaluator), findings, deck.where, field,
                                     subject)
     if findings:
         yield DeckFaces([], [], [], findings)
@@ -61,10 +65,11 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
     shared = deck_context(game, deck, bleed)
     budget = float(sandbox.TIME_LIMIT)
     size = size or BATCH
-    for start in range(0, len(deck.cards), size):
+    cards = deck.cards if cards is None else cards
+    for start in range(0, len(cards), size):
         batch = DeckFaces([], [], [], [])
         began = time.monotonic()
-        complete = attempt(partial(_lay_out, deck, deck.cards[start:start + size], shared, warnings, evaluators,
+        complete = attempt(partial(_lay_out, deck, cards[start:start + size], shared, warnings, evaluators,
                                    index, batch, budget), batch.findings, deck.where, f"decks.{deck.id}", subject)
         budget -= time.monotonic() - began
         yield batch
@@ -72,11 +77,12 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
             return
 
 
-def _evaluator(game: Game, deck: Deck, which: str, bleed: float, field: str) -> Evaluator:
+def _evaluator(game: Game, deck: Deck, which: str, bleed: float, field: str,
+               evaluator: Callable[..., Evaluator]) -> Evaluator:
     name = deck.face if which == "face" else deck.back
     if not name:
         raise MusterError(f"deck '{deck.id}' has no {which} layout", deck.where, code="missing-layout")
-    return Evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size, field)
+    return evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size, field)
 
 
 def _lay_out(deck: Deck, cards: list[Card], shared: dict, warnings: bool, evaluators: dict[str, Evaluator],

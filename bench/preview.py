@@ -1,0 +1,86 @@
+"""How long `muster preview` takes from saving a one-card edit to serving that card's new image.
+
+    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20]
+
+For each synthetic game (bench/synthetic.py): `muster preview GAME --no-open` runs as a process; each edit changes
+one card's value in cards.yaml and times from the write until the server answers the state with that card's new
+front and then the new PNG itself, as the page would fetch them. The median of the edits, and the server's own
+median refresh time (what it prints), per size.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REFRESH = re.compile(r"version (\d+): .*, (\d+) ms")
+
+
+def measure(work: Path, sizes: list[int], edits: int) -> None:
+    print(f"{'cards':>6} {'start s':>8} {'edit ms (median)':>17} {'min':>6} {'max':>6} {'server ms':>10}")
+    for size in sizes:
+        game = work / f"preview-{size}"
+        subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(game), str(size)], check=True)
+        began = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "generator", "preview", str(game), "--no-open"],
+                                   cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            first = process.stdout.readline()
+            if " at " not in first:
+                raise SystemExit(f"muster preview did not start: {first}{process.stdout.read()}")
+            url = first.split(" at ")[1].split()[0]
+            refreshes: list[int] = []
+            threading.Thread(target=_follow, args=(process, refreshes), daemon=True).start()
+            state = _state(url, 0)
+            while state["version"] == 0:  # a big game's first refresh outlasts the server's wait
+                state = _state(url, 0)
+            started = time.perf_counter() - began
+            times = []
+            for edit in range(edits):
+                index = (edit * 37 + 11) % size
+                state, seconds = _edit(game / "cards.yaml", url, state, index, 10 + edit)
+                times.append(seconds * 1000)
+                time.sleep(0.2)
+            server = statistics.median(refreshes[-edits:]) if refreshes else float("nan")
+            print(f"{size:>6} {started:>8.1f} {statistics.median(times):>17.0f} {min(times):>6.0f} "
+                  f"{max(times):>6.0f} {server:>10.0f}")
+        finally:
+            process.terminate()
+            process.wait(10)
+
+
+def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[dict, float]:
+    """Sets card `index`'s value and waits for its new image: the state after, and the seconds it took."""
+    lines = cards.read_text().splitlines(keepends=True)
+    lines[index + 1] = re.sub(r"value: \d+", f"value: {value}", lines[index + 1])
+    old = state["decks"][0]["cards"][index]["front"]
+    began = time.perf_counter()
+    cards.write_text("".join(lines))
+    while True:
+        state = _state(url, state["version"])
+        new = state["decks"][0]["cards"][index]["front"]
+        if new != old:
+            with urllib.request.urlopen(f"{url}face/{new}.png", timeout=30) as response:
+                response.read()
+            return state, time.perf_counter() - began
+
+
+def _state(url: str, after: int) -> dict:
+    with urllib.request.urlopen(f"{url}state.json?after={after}", timeout=120) as response:
+        return json.loads(response.read())
+
+
+def _follow(process: subprocess.Popen, refreshes: list[int]) -> None:
+    """The refresh times the server prints, as they come."""
+    for line in process.stdout:
+        match = REFRESH.search(line)
+        if match and int(match[1]) > 1:
+            refreshes.append(int(match[2]))

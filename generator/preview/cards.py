@@ -1,0 +1,119 @@
+"""A deck laid out for the preview card by card, each card's faces remembered by its data and its deck's inputs,
+so that after a one-card edit only that card is laid out again.
+
+A card's front and back depend on its own values and on what every card of its deck shares: the deck's context
+(the game's constants, colours, tables and vocabularies, the deck's name, size and style), its layout files, its
+face size and safe margin. Those make the deck's signature; when it changes, every card of the deck is laid out
+again.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import NamedTuple
+
+from ..core.display import Face
+from ..core.errors import Finding, MusterError
+from ..core.model import Card, Deck, Game
+from ..layout.cards import lay_out_batches
+from ..layout.context import deck_context
+from ..layout.files import find_layout
+from .tracing import Outline, TracingEvaluator
+
+
+class Laid(NamedTuple):
+    """One card laid out: its front and back (None for a card of no copies) and what its layouts found."""
+
+    front: Face | None
+    back: Face | None
+    findings: tuple[Finding, ...]
+
+
+class DeckLayout(NamedTuple):
+    """A deck laid out: each card's Laid, in order, and its key (card_key); the findings that stopped it; whether
+    every card was laid out."""
+
+    cards: list[Laid]
+    keys: list[object]
+    findings: list[Finding]
+    complete: bool
+
+
+class CardLayouts:
+    """Every deck's cards laid out, remembered per deck by signature and per card by its values and places;
+    `traces` holds the outlines of every face remembered; `laid_out` counts the cards laid out."""
+
+    def __init__(self):
+        self.decks: dict[str, tuple[str | None, dict[object, Laid]]] = {}
+        self.traces: dict[Face, tuple[Outline, ...]] = {}
+        self.laid_out = 0
+
+    def lay_out(self, game: Game, deck: Deck, bleed: float) -> DeckLayout:
+        """The deck's cards, those not remembered laid out in one pass, one batch per card."""
+        signature = _signature(game, deck, bleed)
+        known_signature, known = self.decks.get(deck.id, (None, {}))
+        if signature is None or signature != known_signature:
+            known = {}
+        keys = [card_key(card) for card in deck.cards]
+        missing = list({key: card for key, card in zip(keys, deck.cards) if key not in known}.items())
+        findings: list[Finding] = []
+        complete = True
+        if missing:
+            laid, findings, complete = self._lay_out(game, deck, bleed, [card for _, card in missing])
+            known = {**known, **{key: result for (key, _), result in zip(missing, laid)}}
+        self.laid_out += len(missing)
+        self.decks[deck.id] = (signature if complete else None, {key: known[key] for key in keys if key in known})
+        return DeckLayout([known[key] for key in keys if key in known], keys, findings,
+                          complete and all(key in known for key in keys))
+
+    def _lay_out(self, game: Game, deck: Deck, bleed: float, cards: list[Card]
+                 ) -> tuple[list[Laid], list[Finding], bool]:
+        """`cards` laid out, one batch each (a batch's findings are its card's); what stopped the deck, if
+        anything stopped it."""
+        faces: list[Face] = []
+        laid: list[Laid] = []
+        for card, batch in zip(cards, lay_out_batches(game, deck, bleed, warnings=True, size=1, cards=cards,
+                                                      evaluator=partial(TracingEvaluator, traces=self.traces))):
+            faces += batch.faces
+            if card.count > 0 and not batch.fronts:  # its layout stopped: the batch's findings say why
+                return laid, batch.findings, False
+            front, back = (faces[batch.fronts[0]], faces[batch.backs[0]]) if batch.fronts else (None, None)
+            laid.append(Laid(front, back, tuple(batch.findings)))
+        if len(laid) < len(cards):  # a layout could not be read: said in the one batch there was
+            return laid, [f for card in laid for f in card.findings], False
+        return laid, [], True
+
+    def forget(self) -> None:
+        """Forget every card: a file faces name by path (an image, a font) changed."""
+        self.decks.clear()
+        self.traces.clear()
+
+    def trim(self) -> None:
+        """Keep the outlines of the faces of the remembered cards only."""
+        used = {face for _, known in self.decks.values() for laid in known.values()
+                for face in (laid.front, laid.back) if face is not None}
+        self.traces = {face: outlines for face, outlines in self.traces.items() if face in used}
+
+
+def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
+    """What every card of the deck shares, as text; None when a layout file cannot be found or read."""
+    try:
+        layouts = [find_layout(game, name).read_bytes() if name else b"" for name in (deck.face, deck.back)]
+    except (MusterError, OSError):
+        return None
+    shared = deck_context(game, deck, bleed)
+    return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.face_size, deck.safe_margin,
+                 dict(game.colours), dict(game.icons), game.root))
+
+
+def card_key(card: Card) -> object:
+    """A card's values and the places they come from (its findings name them): its key among its deck's. Places
+    as plain numbers and text: comparing Paths costs more than laying a card out saves, thousands of times."""
+    key = (card.title, card.id, card.count, card.designed, card.note, card.index, str(card.where.path),
+           card.where.line, card.where.column, card.invalid, tuple(card.traits.items()),
+           tuple((name, where.line, where.column) for name, where in card.field_where.items()))
+    try:
+        hash(key)
+    except TypeError:  # a value of a kind that cannot be hashed (a table's rows): compared by its text instead
+        return repr(key)
+    return key

@@ -1,0 +1,198 @@
+// The preview page: asks for each newer state of the game and draws it. Every text from the game goes in through
+// textContent or an attribute set by name, never as HTML; images only from this server, by key.
+"use strict";
+
+let state = null;
+let selected = null;  // [deck id, card index] of the card whose data is shown
+
+function make(tag, className, text) {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  if (text !== undefined && text !== null) element.textContent = String(text);
+  return element;
+}
+
+function findingItem(finding) {
+  const item = make("li", finding.severity);
+  if (finding.where) item.append(make("span", "where", finding.where + " "));
+  item.append(make("span", "", (finding.field ? finding.field + ": " : "") + finding.message));
+  return item;
+}
+
+function face(key, deck) {
+  // One face at its true aspect, the trim dashed inside the bleed; hovering outlines what drew the spot.
+  const width = deck.width + 2 * deck.bleed, height = deck.height + 2 * deck.bleed;
+  const box = make("div", "face");
+  box.style.aspectRatio = width + " / " + height;
+  const image = make("img");
+  image.src = "/face/" + key + ".png";
+  image.alt = "";
+  image.draggable = false;
+  box.append(image);
+  if (deck.bleed > 0) {
+    const trim = make("div", "trim");
+    place(trim, [0, 0, deck.width, deck.height], deck);
+    box.append(trim);
+  }
+  box.dataset.key = key;
+  box.addEventListener("mousemove", (event) => hover(event, box, key, deck));
+  box.addEventListener("mouseleave", () => unhover(box));
+  return box;
+}
+
+function place(element, outline, deck) {
+  const width = deck.width + 2 * deck.bleed, height = deck.height + 2 * deck.bleed;
+  element.style.left = ((outline[0] + deck.bleed) / width * 100) + "%";
+  element.style.top = ((outline[1] + deck.bleed) / height * 100) + "%";
+  element.style.width = (outline[2] / width * 100) + "%";
+  element.style.height = (outline[3] / height * 100) + "%";
+}
+
+function hover(event, box, key, deck) {
+  // The smallest element drawn under the pointer: outlined, its kind and layout place in the tip.
+  const rect = box.getBoundingClientRect();
+  const x = (event.clientX - rect.left) / rect.width * (deck.width + 2 * deck.bleed) - deck.bleed;
+  const y = (event.clientY - rect.top) / rect.height * (deck.height + 2 * deck.bleed) - deck.bleed;
+  let best = null;
+  for (const outline of (state.outlines[key] || [])) {
+    if (x >= outline[0] && x <= outline[0] + outline[2] && y >= outline[1] && y <= outline[1] + outline[3]) {
+      if (!best || outline[2] * outline[3] < best[2] * best[3]) best = outline;
+    }
+  }
+  let mark = box.querySelector(".outline");
+  const tip = document.getElementById("tip");
+  if (!best) { unhover(box); return; }
+  if (!mark) { mark = make("div", "outline"); box.append(mark); }
+  place(mark, best, deck);
+  tip.textContent = best[4] + "  " + best[5];
+  const right = event.clientX + 14 + tip.offsetWidth > window.innerWidth;  // near the right edge: to the left
+  tip.style.left = (right ? event.clientX - 14 - tip.offsetWidth : event.clientX + 14) + "px";
+  tip.style.top = (event.clientY + 14) + "px";
+  tip.hidden = false;
+}
+
+function unhover(box) {
+  const mark = box.querySelector(".outline");
+  if (mark) mark.remove();
+  document.getElementById("tip").hidden = true;
+}
+
+function cardFigure(card, index, deck, pairs) {
+  const figure = make("figure", "card");
+  figure.dataset.deck = deck.id;
+  figure.dataset.index = index;
+  const faces = make("div", "faces");
+  if (card.front) faces.append(face(card.front, deck));
+  if (pairs && card.back) faces.append(face(card.back, deck));
+  figure.append(faces);
+  const caption = make("figcaption");
+  caption.append(make("span", "name", card.title), make("span", "copies", "×" + card.count));
+  figure.append(caption);
+  if (card.findings.length) {
+    figure.classList.add("flagged");
+    const list = make("ul", "card-findings");
+    for (const finding of card.findings) list.append(findingItem(finding));
+    figure.append(list);
+  }
+  if (selected && selected[0] === deck.id && selected[1] === index) figure.classList.add("selected");
+  figure.addEventListener("click", () => { selected = [deck.id, index]; showDetails(); draw(); });
+  return figure;
+}
+
+function deckSection(deck) {
+  const section = make("section", "deck" + (deck.stale ? " stale" : ""));
+  section.dataset.deck = deck.id;
+  const copies = deck.cards.reduce((sum, card) => sum + card.count, 0);
+  const heading = make("h2", "", deck.name);
+  const kinds = deck.component === "tokens" ? "tokens · " + deck.cards.length + " kinds" : deck.cards.length + " cards";
+  heading.append(make("span", "count", kinds + " · " + copies + " copies"));
+  section.append(heading);
+  const backs = new Set(deck.cards.filter((card) => card.back).map((card) => card.back));
+  const pairs = backs.size > 1;  // backs differ: each card shows its own; else the one back is shown once
+  const grid = make("div", "grid" + (pairs ? " pairs" : ""));
+  if (backs.size === 1) {
+    const back = make("figure", "back");
+    back.append(face([...backs][0], deck));
+    back.append(make("figcaption", "copies", "back of every card"));
+    grid.append(back);
+  }
+  deck.cards.forEach((card, index) => grid.append(cardFigure(card, index, deck, pairs)));
+  section.append(grid);
+  return section;
+}
+
+function boardSection(boards) {
+  const section = make("section", "boards");
+  section.append(make("h2", "", "Boards"));
+  for (const board of boards) {
+    const figure = make("figure", "board" + (board.stale ? " stale" : ""));
+    const deck = {width: board.width, height: board.height, bleed: 0, id: board.id};
+    const box = face(board.image, deck);
+    box.style.maxWidth = Math.round(board.width * 4) + "px";
+    figure.append(box, make("figcaption", "", board.name));
+    section.append(figure);
+  }
+  return section;
+}
+
+function showDetails() {
+  const panel = document.getElementById("details");
+  const deck = selected && state.decks.find((d) => d.id === selected[0]);
+  const card = deck && deck.cards[selected[1]];
+  if (!card) { panel.hidden = true; selected = null; return; }
+  document.getElementById("details-title").textContent = card.title;
+  document.getElementById("details-where").textContent = card.where;
+  document.getElementById("details-where").className = "where";
+  const body = document.querySelector("#details-data tbody");
+  body.replaceChildren();
+  for (const value of card.data) {
+    const row = make("tr");
+    const shown = Array.isArray(value.value) ? value.value.join(", ") : value.value;
+    row.append(make("th", "", value.name), make("td", "", shown), make("td", "where", value.where));
+    body.append(row);
+  }
+  const list = document.getElementById("details-findings");
+  list.replaceChildren(...card.findings.map(findingItem));
+  panel.hidden = false;
+}
+
+function draw() {
+  document.title = state.title + " · Muster preview";
+  document.getElementById("title").textContent = state.title;
+  const errors = state.findings.filter((f) => f.severity === "error").length;
+  const warnings = state.findings.length - errors;
+  document.getElementById("status").textContent = state.version === 0 ? "reading the game…" :
+    (state.stale ? "stale: showing the last good version · " : "") +
+    errors + " error(s), " + warnings + " warning(s) · version " + state.version;
+  document.body.classList.toggle("stale", state.stale);
+  document.body.dataset.version = state.version;
+  document.getElementById("findings").replaceChildren(...state.findings.map(findingItem));
+  const sections = state.decks.map(deckSection);
+  if (state.boards.length) sections.push(boardSection(state.boards));
+  document.getElementById("decks").replaceChildren(...sections);
+}
+
+async function follow() {
+  // Long polling: each answer comes when there is a version newer than the one shown.
+  for (;;) {
+    try {
+      const response = await fetch("/state.json?after=" + (state ? state.version : 0), {cache: "no-store"});
+      const next = await response.json();
+      if (!state || next.version !== state.version) {
+        state = next;
+        draw();
+        if (selected) showDetails();
+      }
+    } catch (error) {
+      document.getElementById("status").textContent = "preview stopped or unreachable; retrying…";
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+document.getElementById("close").addEventListener("click", () => {
+  selected = null;
+  document.getElementById("details").hidden = true;
+  draw();
+});
+follow();

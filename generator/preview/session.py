@@ -1,0 +1,169 @@
+"""One game being previewed: read, checked and laid out again after each save, its faces rasterised only when
+new, and the result published as a numbered state the page asks for.
+
+A save that breaks the game (a file that cannot be read, a layout that stops) does not blank the page: what was
+last drawn well stays, marked stale, under the errors; the next good save replaces it. Data with errors (a value
+out of range) is still laid out, as far as its layouts can: the preview shows what the data would print.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from functools import partial
+from typing import Iterable, NamedTuple
+
+from ..checking.data import check_data
+from ..core.display import Face
+from ..core.errors import Finding, MusterError
+from ..core.model import Deck, Game
+from ..core.options import Options
+from ..layout.boards import lay_out_board
+from ..reading.loading import load_game
+from .images import FaceImages
+from .tracing import TracingEvaluator
+from .cards import CardLayouts, DeckLayout, Laid
+from .view import card_entry, card_findings, deck_entry, encoded, finding_entry, outline_entries
+
+# Files a face names by path (its pictures, its fonts): a change to one is not seen in the face's items.
+DRAWN_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf", ".ttc", ".woff", ".woff2"}
+
+
+class Shown(NamedTuple):
+    """A deck as last shown: its entry but for its cards, each card's entry as JSON, and the keys of its faces."""
+
+    entry: dict
+    cards: list[str]
+    faces: list[str]
+
+
+class Preview:
+    """The preview of the game in folder `root` built with `options`: `refresh` after each change, `state` for
+    the page (JSON bytes, waiting for a newer version when asked), `images` for the PNGs.
+
+    The state is put together from pieces of JSON kept between refreshes (each card's entry, each face's
+    outlines), so that a refresh after a one-card edit encodes that card, not the deck."""
+
+    def __init__(self, root: Path, options: Options):
+        self.root = root
+        self.options = options
+        self.images = FaceImages()
+        self.layouts = CardLayouts()
+        self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
+        self.cards: dict[tuple, str] = {}  # per card key, image keys and findings, the card's entry as JSON
+        self.version = 0
+        self.state = encoded({"version": 0, "title": root.name, "stale": False, "findings": [], "boards": [],
+                              "decks": [], "outlines": {}}).encode()  # until the first refresh: nothing yet
+        self.updated = threading.Condition()
+        self.decks: dict[str, Shown] = {}  # per deck, as last laid out in full
+        self.boards: dict[str, dict] = {}  # per board, its last good entry
+        self.seconds = 0.0  # how long the last refresh took
+        self.findings: list[Finding] = []  # the last refresh's
+
+    def refresh(self, changed: Iterable[Path] = ()) -> None:
+        """Read, check and lay the game out again, rasterise new faces, and publish the result."""
+        began = time.perf_counter()
+        if any(Path(path).suffix.lower() in DRAWN_SUFFIXES for path in changed):
+            self.images.forget()
+            self.layouts.forget()
+        try:
+            game = load_game(self.root, self.options.variants)
+            findings = check_data(game)
+        except MusterError as exc:
+            game, findings = None, [exc.finding()]
+        if game is None:
+            self._publish(self.root.name, findings, stale=True)
+        else:
+            findings += self._lay_out(game, findings)
+            self._publish(game.title, findings, stale=False)
+            self.images.trim()
+            self.layouts.trim()
+            shown = set(self._shown_faces())
+            self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
+        self.findings = findings
+        self.seconds = time.perf_counter() - began
+
+    def _lay_out(self, game: Game, findings: list[Finding]) -> list[Finding]:
+        """Every deck and board laid out again; their findings. A deck or board that cannot be read or laid out
+        whole keeps its last good entry, marked stale. `findings` so far, and those laid out, go on their cards."""
+        laid_out: list[Finding] = []
+        decks, fresh = {}, []
+        for deck in game.decks.values():
+            laid = self.layouts.lay_out(game, deck, self.options.bleed)
+            laid_out += laid.findings + [f for card in laid.cards for f in card.findings]
+            if (not deck.complete or not laid.complete) and deck.id in self.decks:
+                old = self.decks[deck.id]
+                decks[deck.id] = old._replace(entry={**old.entry, "stale": True})
+            else:
+                fresh.append((deck, laid))
+        found = card_findings(findings + laid_out, [deck for deck, _ in fresh], self.root)
+        cards: dict[tuple, str] = {}
+        for deck, laid in fresh:
+            faces = list(dict.fromkeys(face for card in laid.cards for face in (card.front, card.back) if face))
+            keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
+            texts = []
+            for number, (card, key, done) in enumerate(zip(deck.cards, laid.keys, laid.cards + _unlaid(deck, laid))):
+                shown = (key, keys.get(done.front), keys.get(done.back), encoded(found.get((deck.id, number), [])))
+                text = cards[shown] = self.cards.get(shown) or encoded(
+                    card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
+                texts.append(text)
+            for face, key in keys.items():
+                self._outline(face, key)
+            decks[deck.id] = Shown({**deck_entry(deck, self.options.bleed), "stale": False}, texts, list(keys.values()))
+        self.decks, self.cards = decks, cards
+        return laid_out + self._lay_out_boards(game)
+
+    def _lay_out_boards(self, game: Game) -> list[Finding]:
+        findings: list[Finding] = []
+        boards = {}
+        for board in game.boards.values():
+            face, found = lay_out_board(game, board, self.options.seed, warnings=True,
+                                        evaluator=partial(TracingEvaluator, traces=self.layouts.traces))
+            findings += found
+            if face is None:
+                if board.id in self.boards:
+                    boards[board.id] = {**self.boards[board.id], "stale": True}
+                continue
+            key = self.images.board_key(face)
+            self._outline(face, key)
+            boards[board.id] = {"id": board.id, "name": board.name, "width": face.width, "height": face.height,
+                                "image": key, "stale": False}
+        self.boards = boards
+        return findings
+
+    def _outline(self, face: Face, key: str) -> None:
+        """The outlines of a face as JSON, made once per face."""
+        if key not in self.outlines:
+            self.outlines[key] = encoded(outline_entries(self.layouts.traces.get(face, ()), self.root))
+
+    def _shown_faces(self) -> list[str]:
+        """The keys of every face shown: the decks' and the boards'."""
+        return [key for deck in self.decks.values() for key in deck.faces] + [b["image"] for b in self.boards.values()]
+
+    def _publish(self, title: str, findings: list[Finding], stale: bool) -> None:
+        """The next version of the state, and every page waiting for it woken."""
+        boards = [{**entry, "stale": entry["stale"] or stale} for entry in self.boards.values()]
+        decks = [(deck, deck.entry["stale"] or stale) for deck in self.decks.values()]
+        stale = any(old for _, old in decks) or any(entry["stale"] for entry in boards)  # anything old: said on top
+        deck_texts = [encoded({**deck.entry, "stale": old})[:-1] + ',"cards":[' + ",".join(deck.cards) + "]}"
+                      for deck, old in decks]
+        outlines = ",".join(f'"{key}":{self.outlines[key]}' for key in dict.fromkeys(self._shown_faces())
+                            if key in self.outlines)
+        with self.updated:
+            self.version += 1
+            head = encoded({"version": self.version, "title": title, "stale": stale,
+                            "findings": [finding_entry(f, self.root) for f in findings], "boards": boards})
+            self.state = (head[:-1] + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{' + outlines + "}}").encode()
+            self.updated.notify_all()
+
+    def wait(self, after: int, timeout: float) -> bytes:
+        """The state once its version is past `after`, or as it is after `timeout` seconds."""
+        with self.updated:
+            self.updated.wait_for(lambda: self.version > after, timeout)
+            return self.state
+
+
+def _unlaid(deck: Deck, laid: DeckLayout) -> list[Laid]:
+    """Stand-ins for the cards a layout stopped before: shown without faces."""
+    return [Laid(None, None, ())] * (len(deck.cards) - len(laid.cards))
