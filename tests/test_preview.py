@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 
 from generator.core.options import Options
+from generator.preview import images
 from generator.preview.server import PreviewServer, page_file
 from generator.preview.session import Preview
 
@@ -40,6 +41,17 @@ def fetch(server: PreviewServer, path: str, host: str | None = None) -> tuple[in
 
 def state(preview: Preview) -> dict:
     return json.loads(preview.state)
+
+
+def looked_at(preview: Preview) -> dict:
+    """The state, with every face's image asked for, as a page scrolled to the end asks for them."""
+    shown = state(preview)
+    for deck in shown["decks"]:
+        for card in deck["cards"]:
+            for side in ("front", "back"):
+                if card.get(side):
+                    assert preview.images.png(card[side]) is not None
+    return shown
 
 
 def test_serves_on_loopback_only_and_on_a_free_port(served):
@@ -114,16 +126,31 @@ def test_outlines_name_the_layout_line_that_drew_each_element(served):
 
 def test_a_refresh_rasterises_only_the_faces_that_changed(served):
     folder, preview, _ = served
-    before = state(preview)["decks"][0]["cards"]
+    before = looked_at(preview)["decks"][0]["cards"]
     made = preview.images.rasterised
     (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 3", "force: 4"))
     preview.refresh([folder / "reds.yaml"])
-    after = state(preview)["decks"][0]["cards"]
+    after = looked_at(preview)["decks"][0]["cards"]
     assert preview.images.rasterised == made + 1  # Bravo's front; its back shows only its title
     assert after[0]["front"] == before[0]["front"] and after[1]["back"] == before[1]["back"]
     assert after[1]["front"] != before[1]["front"]
     preview.refresh([folder / "reds.yaml"])
+    looked_at(preview)
     assert preview.images.rasterised == made + 1
+
+
+def test_faces_are_rasterised_when_first_asked_for_a_screenful_at_a_time(make_game):
+    cards = "".join(f"  - {{title: Card {n}, type: U, force: {n % 10}, fronts: E}}\n" for n in range(60))
+    folder = make_game({"reds.yaml": "cards:\n" + cards})
+    preview = Preview(folder, Options())
+    preview.refresh()
+    assert preview.images.rasterised == 0  # the page is there at once; no face drawn yet
+    fronts = [card["front"] for card in state(preview)["decks"][0]["cards"]]
+    assert preview.images.png(fronts[30]).startswith(b"\x89PNG")
+    assert preview.images.rasterised == images.BATCH  # the face asked for and the ones after it
+    made = preview.images.rasterised
+    assert preview.images.png(fronts[31]) is not None and preview.images.rasterised == made  # drawn already
+    assert preview.images.png("0" * 24) is None
 
 
 def test_a_refresh_lays_out_only_the_cards_that_changed_unless_what_they_share_did(served):
@@ -140,8 +167,10 @@ def test_a_refresh_lays_out_only_the_cards_that_changed_unless_what_they_share_d
 
 def test_an_image_changing_redraws_every_face(served):
     folder, preview, _ = served
+    looked_at(preview)
     made = preview.images.rasterised
     preview.refresh([folder / "art.png"])
+    looked_at(preview)
     assert preview.images.rasterised == 2 * made
 
 

@@ -1,8 +1,9 @@
 """The preview's pictures: faces rasterised at screen resolution into PNGs, each kept under a key made from what
 the face draws, so that a face drawn before is never rasterised again.
 
-The faces a refresh needs and the cache lacks are drawn into one PDF per face size and rasterised by pdfium
-(rendering/raster.py, as `muster export png` does); the cache forgets the faces used least recently first.
+A face is rasterised when the page first asks for its image, with the faces of its size waiting after it, drawn
+into one PDF and rasterised by pdfium (rendering/raster.py, as `muster export png` does); the browser asks for
+the images in view first (`loading="lazy"`). The cache forgets the faces used least recently first.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..rendering.raster import png_bytes, rasterise_faces
 DPI = 110  # a poker card is about 280 x 390 px: sharp on a laptop screen, small enough to send 500 at once
 BOARD_PIXELS = 1600  # the longer side of a board's image at most
 LIMIT = 20_000  # faces remembered: about 600 MB of PNGs at most, far more than a deck being edited needs
+BATCH = 24  # faces rasterised together when the page asks for one: about a screenful, in one PDF
 
 
 def key_of(face: Face, dpi: int) -> str:
@@ -27,54 +29,74 @@ def key_of(face: Face, dpi: int) -> str:
 
 
 class FaceImages:
-    """PNGs of faces by key, made when first asked for; counts how many were made and how many reused."""
+    """PNGs of faces by key. A face gets its key when a refresh shows it and its PNG when the page first asks for
+    it (the browser asks for the images in view first), so a deck of thousands is on the page at once and its
+    faces are drawn as they are scrolled to. Counts how many were rasterised and how many keys reused."""
 
     def __init__(self, limit: int = LIMIT):
         self.limit = limit
         self.keys: OrderedDict[tuple[Face, int], str] = OrderedDict()
         self.pngs: dict[str, bytes] = {}
-        self.lock = threading.Lock()
+        self.waiting: OrderedDict[str, tuple[Face, float, int]] = OrderedDict()  # keys given, PNGs not yet made
+        self.lock = threading.Lock()  # the tables above: refreshes and the server's threads share them
+        self.drawing = threading.Lock()  # one rasterisation at a time: pdfium is not for several threads
         self.rasterised = 0
         self.reused = 0
 
     def keys_of(self, faces: list[Face], bleed: float, dpi: int = DPI) -> list[str]:
-        """The key of each face (all of one size), rasterising in one batch those not in the cache."""
-        missing = [i for i, face in enumerate(faces) if (face, dpi) not in self.keys]
-        self.reused += len(faces) - len(missing)
-        if missing:
-            face = faces[missing[0]]
-            pixels = (round((face.width + 2 * bleed) / 25.4 * dpi), round((face.height + 2 * bleed) / 25.4 * dpi))
-            made = {}
-            for (index, _), image in rasterise_faces(faces, {i: [pixels] for i in missing},
-                                                     (face.width, face.height), bleed, bleed, "preview"):
-                made[index] = png_bytes(image, dpi)
-            with self.lock:
-                for index, png in made.items():
-                    key = key_of(faces[index], dpi)
-                    self.keys[(faces[index], dpi)] = key
-                    self.pngs[key] = png
-            self.rasterised += len(made)
+        """The key of each face (all of one size); a face not seen before waits to be rasterised until asked for."""
         with self.lock:
             result = []
             for face in faces:
-                self.keys.move_to_end((face, dpi))
-                result.append(self.keys[(face, dpi)])
+                key = self.keys.get((face, dpi))
+                if key is None:
+                    key = self.keys[(face, dpi)] = key_of(face, dpi)
+                    if key not in self.pngs:
+                        self.waiting[key] = (face, bleed, dpi)
+                else:
+                    self.reused += 1
+                    self.keys.move_to_end((face, dpi))
+                result.append(key)
             return result
+
+    def png(self, key: str) -> bytes | None:
+        """The PNG of a face shown by a refresh, rasterised now if it has not been, with up to BATCH faces of its
+        size waiting after it (the next ones the page will ask for); None for a key no refresh gave."""
+        with self.lock:
+            if key in self.pngs or key not in self.waiting:
+                return self.pngs.get(key)
+        with self.drawing:
+            with self.lock:
+                if key not in self.waiting:  # drawn by another thread meanwhile (or forgotten)
+                    return self.pngs.get(key)
+                face, bleed, dpi = self.waiting[key]
+                keys = list(self.waiting)
+                batch = [k for k in keys[keys.index(key):] if self._alike(self.waiting[k], face, bleed, dpi)][:BATCH]
+                faces = [self.waiting[k][0] for k in batch]
+            made = _rasterised(faces, bleed, dpi)
+            with self.lock:
+                for done, png in zip(batch, made):
+                    if self.waiting.pop(done, None) is not None:
+                        self.pngs[done] = png
+                self.rasterised += len(made)
+                return self.pngs.get(key)
+
+    @staticmethod
+    def _alike(waiting: tuple[Face, float, int], face: Face, bleed: float, dpi: int) -> bool:
+        other, other_bleed, other_dpi = waiting
+        return (other.width, other.height, other_bleed, other_dpi) == (face.width, face.height, bleed, dpi)
 
     def board_key(self, face: Face) -> str:
         """The key of a board's face, rasterised so that its longer side is at most BOARD_PIXELS."""
         dpi = max(1, min(DPI, int(BOARD_PIXELS * 25.4 / max(face.width, face.height))))
         return self.keys_of([face], 0.0, dpi)[0]
 
-    def png(self, key: str) -> bytes | None:
-        with self.lock:
-            return self.pngs.get(key)
-
     def forget(self) -> None:
         """Forget every image: a file a face names (an image, a font) changed, which its items do not show."""
         with self.lock:
             self.keys.clear()
             self.pngs.clear()
+            self.waiting.clear()
 
     def trim(self) -> None:
         """Forget the least recently used faces beyond the limit."""
@@ -82,3 +104,13 @@ class FaceImages:
             while len(self.keys) > self.limit:
                 _, key = self.keys.popitem(last=False)
                 self.pngs.pop(key, None)
+                self.waiting.pop(key, None)
+
+
+def _rasterised(faces: list[Face], bleed: float, dpi: int) -> list[bytes]:
+    """PNGs of `faces` (all of one size) at `dpi`, drawn into one PDF and rasterised by pdfium."""
+    face = faces[0]
+    pixels = (round((face.width + 2 * bleed) / 25.4 * dpi), round((face.height + 2 * bleed) / 25.4 * dpi))
+    made = dict(rasterise_faces(faces, {index: [pixels] for index in range(len(faces))}, (face.width, face.height),
+                                bleed, bleed, "preview"))
+    return [png_bytes(made[(index, pixels)], dpi) for index in range(len(faces))]

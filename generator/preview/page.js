@@ -25,6 +25,7 @@ function face(key, deck) {
   const box = make("div", "face");
   box.style.aspectRatio = width + " / " + height;
   const image = make("img");
+  image.loading = "lazy";  // a deck of thousands: the server rasterises faces as they come into view
   image.src = "/face/" + key + ".png";
   image.alt = "";
   image.draggable = false;
