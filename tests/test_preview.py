@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 
+from generator.core.bundle import bundled_games_dir
 from generator.core.options import Options
 from generator.preview import images
 from generator.preview.server import PreviewServer, page_file
@@ -250,15 +251,21 @@ def test_muster_preview_of_no_game_fails_in_one_line(tmp_path):
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
-def test_a_bundled_game_with_a_board_is_previewed_whole():
+@pytest.mark.parametrize("name", sorted(game.parent.name for game in bundled_games_dir().glob("*/game.yaml")))
+def test_every_bundled_game_is_previewed_whole(name):
     from generator.reading.resources import find_game
 
-    preview = Preview(find_game("grid-battle").resolve(), Options())
+    preview = Preview(find_game(name).resolve(), Options())
     preview.refresh()
     shown = state(preview)
     assert not shown["stale"] and not [f for f in shown["findings"] if f["severity"] == "error"]
-    assert [b["id"] for b in shown["boards"]] == ["battlefield"] and preview.images.png(shown["boards"][0]["image"])
-    assert all(card["front"] and card["back"] for deck in shown["decks"] for card in deck["cards"])
+    assert shown["decks"] and all(card["front"] and card["back"] for deck in shown["decks"] for card in deck["cards"])
+    first = shown["decks"][0]["cards"][0]
+    assert preview.images.png(first["front"]).startswith(b"\x89PNG") and preview.images.png(first["back"])
+    for board in shown["boards"]:
+        assert preview.images.png(board["image"]).startswith(b"\x89PNG")
+    if name == "grid-battle":
+        assert [b["id"] for b in shown["boards"]] == ["battlefield"]
 
 
 def test_tracing_leaves_the_faces_as_the_build_draws_them():
