@@ -11,7 +11,7 @@ from openpyxl import Workbook
 from PIL import Image
 
 from conftest import GAME_YAML
-from hostile_run import muster, refused, succeeded
+from hostile_run import muster, refused
 from generator.building.cache import inputs_of
 from generator.building.kit import build_game
 from generator.checking import check_game

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+import dataclasses
 from pathlib import Path
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
@@ -27,7 +27,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "card"
 
 
-@dataclass
+@dataclasses.dataclass
 class _Source:
     """How a deck's files are read: its id and traits, whether its cards need titles, and for a spreadsheet its
     worksheet, the columns mapped to keys and the columns left unread."""
@@ -37,7 +37,7 @@ class _Source:
     vocabularies: dict
     titled: bool = True
     sheet: str | None = None
-    columns: dict[str, str] = field(default_factory=dict)
+    columns: dict[str, str] = dataclasses.field(default_factory=dict)  # qualified: read_decks calls a local `field`
     ignore: tuple[str, ...] = ()
 
 
