@@ -85,10 +85,15 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
 
     paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
-    rules, pages = typeset_rulebook(game, markdown, paper)
+    rules, pages = typeset_rulebook(game, markdown, PAPERS[paper])
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
     if options.booklet or game.rulebook.booklet:
         sheet = "letter" if paper == "letter" else "a4"
+        half = (max(PAPERS[sheet]) / 2, min(PAPERS[sheet]))
+        # Shrunk onto half a sheet, an A4 page's 7.5 pt running heads would print at 5.3 pt and its 10 pt text at
+        # 7 pt: a page larger than half the sheet is typeset again at that size, and printed at full size.
+        if PAPERS[paper][0] > half[0] or PAPERS[paper][1] > half[1]:
+            rules, pages = typeset_rulebook(game, markdown, half)
         booklet, sides = impose_booklet(rules, sheet)
         files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),
                                    {"paper": f"{sheet} landscape", "rulebook_pages": pages}), booklet))
