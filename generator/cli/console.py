@@ -1,4 +1,4 @@
-"""What every command shares: the --debug switch, one-line failures, and the bleed option's rules."""
+"""What every command shares: the --debug switch, one-line failures, and the rules of --bleed and --back-offset."""
 
 from __future__ import annotations
 
