@@ -132,10 +132,10 @@ def test_back_offset_is_refused_with_gutter_fold(tmp_path):
     assert result.returncode == 2 and "--duplex fold" in result.stderr
 
 
-def test_back_offset_takes_bare_millimetres_and_units_and_is_in_the_manifest(tmp_path):
+def test_back_offset_takes_bare_millimetres_and_units_and_is_in_the_manifest(make_game, tmp_path):
     import json
 
-    result = muster("build", "tank-duel", "--out", str(tmp_path), "--back-offset", "0.5,-0.02in", "-q")
+    result = muster("build", str(make_game()), "--out", str(tmp_path / "out"), "--back-offset", "0.5,-0.02in", "-q")
     assert result.returncode == 0, result.stderr
-    manifest = json.loads((tmp_path / "tank-duel" / "manifest.json").read_text())
+    manifest = json.loads((tmp_path / "out" / "tiny" / "manifest.json").read_text())
     assert manifest["options"]["back_offset_mm"] == pytest.approx([0.5, -0.508])
