@@ -24,7 +24,7 @@ from ..imposition.booklet import impose_booklet
 from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_batches, layout_fonts
-from ..layout.files import CALIBRATION
+from ..layout.files import CALIBRATION, CALIBRATION_BACK
 from ..layout.rulebook import render_text
 from ..reading.fonts import read_font_book
 from ..reading.loading import load_game
@@ -69,15 +69,32 @@ def board_prints(game: Game, faces: dict[str, Face], options: Options) -> list[B
     return prints
 
 
+# The duplex calibration: lines `front` mm apart on the front, their partners `back` mm apart on the back, so that
+# from one pair to the next the gap grows by 0.25 mm; `ticks` pairs each side of the middle pair read ±3 mm. `row`
+# and `column` place the scales' lines (the front's end where the back's begin) from the page's foot and right edge.
+DUPLEX_SCALES = {"front": 5.0, "back": 5.25, "step": 0.25, "ticks": 12, "row": 30.0, "column": 18.0}
+
+
 def calibration_page(game: Game, options: Options) -> BoardPrint:
-    """A page to print first: 100 mm rulers and a card at true size, drawn like any board."""
+    """A page to print first: 100 mm rulers and a card at true size, drawn like any board; and when backs are
+    printed on the other side, the duplex calibration on both sides of the page (DUPLEX_SCALES): the fronts' lines
+    on it, their partners on a back page, which the back offset moves as it does every back."""
     paper = PAPERS[options.paper]
-    board = Board("calibration", "calibration", "Calibration", CALIBRATION,
-                  (paper[0] - 2 * TILE_MARGIN, paper[1] - 2 * TILE_MARGIN), None, {}, {}, 0, game.where)
-    face, findings = lay_out_board(game, board)
-    if face is None:
-        raise GameInvalid(findings)
-    return BoardPrint("calibration.pdf", "calibration", (board_plan(board),), {board.id: face})
+    size = (paper[0] - 2 * TILE_MARGIN, paper[1] - 2 * TILE_MARGIN)
+    duplex = options.duplex in ("long", "short")
+    context = {"calibration": {**DUPLEX_SCALES, "edge": options.duplex if duplex else None,
+                               "offset": list(options.back_offset),
+                               "ticks": min(DUPLEX_SCALES["ticks"], int((size[0] - 40) / 2 / DUPLEX_SCALES["back"]))}}
+    pages = [("calibration", CALIBRATION)] + [("calibration-back", CALIBRATION_BACK)] * duplex
+    boards = [Board(board_id, "calibration", "Calibration", layout, size, None, {}, {}, 0, game.where)
+              for board_id, layout in pages]
+    faces = {}
+    for board in boards:
+        faces[board.id], findings = lay_out_board(game, board, extra=context)
+        if faces[board.id] is None:
+            raise GameInvalid(findings)
+    return BoardPrint("calibration.pdf", "calibration", tuple(board_plan(board) for board in boards), faces,
+                      ("calibration-back",))
 
 
 def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]:
@@ -85,10 +102,15 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
 
     paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
-    rules, pages = typeset_rulebook(game, markdown, paper)
+    rules, pages = typeset_rulebook(game, markdown, PAPERS[paper])
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
     if options.booklet or game.rulebook.booklet:
         sheet = "letter" if paper == "letter" else "a4"
+        half = (max(PAPERS[sheet]) / 2, min(PAPERS[sheet]))
+        # Shrunk onto half a sheet, an A4 page's 7.5 pt running heads would print at 5.3 pt and its 10 pt text at
+        # 7 pt: a page larger than half the sheet is typeset again at that size, and printed at full size.
+        if PAPERS[paper][0] > half[0] or PAPERS[paper][1] > half[1]:
+            rules, pages = typeset_rulebook(game, markdown, half)
         booklet, sides = impose_booklet(rules, sheet)
         files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),
                                    {"paper": f"{sheet} landscape", "rulebook_pages": pages}), booklet))

@@ -109,6 +109,9 @@ KIT = (
                                    "in game.yaml.")),
     ("calibration", bool, typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm "
                                        "rulers and a card at true size, to print first.")),
+    ("back_offset", str, typer.Option("0,0", "--back-offset", metavar="X,Y", help="Move every back page by X to "
+                                      "the right and Y down, as seen on the back (mm, or with a unit: 1.5mm,-0.5mm), "
+                                      "to make up for a duplex printer's shift; calibration.pdf measures it.")),
 )
 
 
@@ -132,13 +135,15 @@ def with_kit_options(command: Callable) -> Callable:
 
 
 def kit_options(paper: Paper, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
-                variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool) -> Options:
-    """The Options of a kit from the options of KIT; a bad --bleed is one line and exit 2."""
+                variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool,
+                back_offset: str) -> Options:
+    """The Options of a kit from the options of KIT; a bad --bleed or --back-offset is one line and exit 2."""
     from ..core.errors import MusterError
 
     try:
         bleed_mm = console.bleed(bleed)
+        offset = console.back_offset(back_offset, duplex.value)
     except MusterError as exc:
         console.fail(exc)
     return Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
-                   calibration)
+                   calibration, offset)

@@ -1,4 +1,4 @@
-"""What every command shares: the --debug switch, one-line failures, and the bleed option's rules."""
+"""What every command shares: the --debug switch, one-line failures, and the rules of --bleed and --back-offset."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ..core.errors import GameInvalid, MusterError
 from ..core.units import parse_length
 
 MAX_BLEED = 10.0  # mm
+MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
 
 state = {"debug": False}
 
@@ -40,6 +41,24 @@ def bleed(text: str) -> float:
     if not 0 <= value <= MAX_BLEED:
         raise MusterError(f"--bleed must be between 0mm and {MAX_BLEED:g}mm, got {text}")
     return value
+
+
+def back_offset(text: str, duplex: str) -> tuple[float, float]:
+    """Millimetres (x, y) from an option such as 1.5mm,-0.5mm or 0.5,0 (bare numbers in mm), each within
+    MAX_BACK_OFFSET; refused with --duplex fold, where no page is a back."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise MusterError(f"--back-offset takes two lengths, X,Y (such as 1.5mm,-0.5mm), got {text!r}")
+    try:
+        offset = (parse_length(parts[0], bare_unit="mm"), parse_length(parts[1], bare_unit="mm"))
+    except ValueError as exc:
+        raise MusterError(f"--back-offset: {exc}") from None
+    if any(abs(value) > MAX_BACK_OFFSET for value in offset):
+        raise MusterError(f"--back-offset must be within ±{MAX_BACK_OFFSET:g}mm on each axis, got {text}")
+    if duplex == "fold" and offset != (0.0, 0.0):
+        raise MusterError("--back-offset moves back pages, and --duplex fold has none: its fronts and backs share "
+                          "one side of the paper, printed single-sided and folded")
+    return offset
 
 
 def games(names: list[str] | None) -> list[str | Path]:

@@ -18,8 +18,9 @@ class Options:
     seed: int | None = None  # overrides every board's own seed
     booklet: bool = False    # also write rules-booklet.pdf, whatever the game's rulebook says
     calibration: bool = True  # write calibration.pdf: rulers and a card at true size
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm every back page moves: x right, y down, seen on the back
 
     def as_dict(self) -> dict:
         return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
                 "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed,
-                "booklet": self.booklet, "calibration": self.calibration}
+                "booklet": self.booklet, "calibration": self.calibration, "back_offset_mm": list(self.back_offset)}

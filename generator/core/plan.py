@@ -84,6 +84,7 @@ class BoardPrint:
     kind: str | None  # None: the game's boards ("map" or "board" in the manifest); "calibration"
     boards: tuple[BoardPlan, ...]
     faces: dict[str, Face]
+    backs: tuple[str, ...] = ()  # boards printed on the other side of the page before: back pages (calibration's)
 
 
 def board_plan(board: Board) -> BoardPlan:

@@ -63,23 +63,25 @@ BOARD_SAFE = 3.0  # mm: text kept this far from a board's edge
 
 
 def lay_out_board(game: Game, board: Board, seed: int | None = None, warnings: bool = False,
-                  evaluator: Callable[..., Evaluator] = Evaluator) -> tuple[Face | None, list[Finding]]:
+                  evaluator: Callable[..., Evaluator] = Evaluator,
+                  extra: dict | None = None) -> tuple[Face | None, list[Finding]]:
     """The board's face (None when an error stopped it), and the findings its layout produced: template errors,
     text that does not fit, missing glyphs, and with `warnings` the other printed-text checks cards get too
-    (small text, the safe zone). `evaluator` makes the layout's Evaluator, as for lay_out_batches."""
+    (small text, the safe zone). `evaluator` makes the layout's Evaluator, as for lay_out_batches; `extra` adds
+    names the layout sees (Muster's own pages: the calibration page's `calibration`)."""
     findings: list[Finding] = []
     face = attempt(partial(_board_face, game, board, board.seed if seed is None else seed, warnings, findings,
-                           evaluator),
+                           evaluator, extra or {}),
                    findings, board.where, f"boards.{board.id}", f"board '{board.id}'")
     return face, findings
 
 
 def _board_face(game: Game, board: Board, seed: int, warnings: bool, findings: list[Finding],
-                evaluator: Callable[..., Evaluator]) -> Face:
+                evaluator: Callable[..., Evaluator], extra: dict) -> Face:
     field, label = f"boards.{board.id}", f"board '{board.id}'"
     evaluating = evaluator(game, read_layout(find_layout(game, board.layout)), 0.0, board.size, field)
     with sandbox.time_limit():
-        face, found = evaluating.face(board_context(game, board, seed), lambda: label)
+        face, found = evaluating.face({**board_context(game, board, seed), **extra}, lambda: label)
     findings += filed(found, board.where, field, label)
     findings += text_findings(face, BOARD_SAFE, board.where, field, label, warnings)
     return face

@@ -15,6 +15,7 @@ from ..core.inputs import per_version
 from ..reading.sourcemap import Map, Seq, load_yaml
 
 CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page
+CALIBRATION_BACK = "calibration-back.yaml"  # and of its back: the duplex calibration's reading side
 
 LAYOUT_KEYS = ("elements", "let", "description")
 COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name", "rotate": "angle"}

@@ -7,6 +7,7 @@ game, so the process that only draws (building/pipeline.py) imports this module 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -47,7 +48,7 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     form once it has been used more than once in the batches so far: a shared back from its first sheet on.
     """
     target = path(file)
-    writer = SheetWriter(target, f"{plan.title}: {kind}", options.greyscale)
+    writer = SheetWriter(target, f"{plan.title}: {kind}", options.greyscale, options.back_offset)
     per_sheet = {}
     for group in _alike(plan, deck_ids):
         deck = plan.decks[group[0]]
@@ -102,13 +103,14 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
 def board_sheets(title: str, document: BoardPrint, target: Path, options: Options) -> Built:
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
     grids = {}  # each board's tiles, columns x rows
-    writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale)
+    writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale, options.back_offset)
     for board in document.boards:
         tiling = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}")
         grids[board.id] = f"{tiling.columns}x{tiling.rows}"
         writer.start_section({})
         for sheet in tiling.sheets:
-            writer.sheet(sheet, [document.faces[board.id]])
+            writer.sheet(replace(sheet, side="back") if board.id in document.backs else sheet,
+                         [document.faces[board.id]])
     writer.save()
     if document.kind is not None:  # a page of Muster's own (the calibration page), not one of the game's boards
         return Built(document.file, document.kind, writer.pages, sha256(target))

@@ -192,7 +192,8 @@ class Painter:
 class SheetWriter:
     """Writes sheets of faces into one PDF; a face used more than once is drawn once as a form XObject."""
 
-    def __init__(self, target: Path | BinaryIO, title: str, greyscale: bool = False):
+    def __init__(self, target: Path | BinaryIO, title: str, greyscale: bool = False,
+                 back_offset: tuple[float, float] = (0.0, 0.0)):
         # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
         initial = fonts.face("text").fontName
         where = str(target) if isinstance(target, Path) else target  # a file, or a buffer in memory
@@ -204,6 +205,7 @@ class SheetWriter:
         self.section = 0
         self.uses: Mapping[int, int] = {}
         self.pages = 0
+        self.back_offset = back_offset  # mm, x right and y down: where everything on a back page moves
 
     def start_section(self, uses: Mapping[int, int]) -> None:
         """Begin the sheets of another deck or board, whose face indices are its own. `uses` says how often each
@@ -222,6 +224,12 @@ class SheetWriter:
             x, y, w, h = sheet.trim
             c.setBleedBox((0, 0, width * PT_PER_MM, height * PT_PER_MM))
             c.setTrimBox((x * PT_PER_MM, (height - y - h) * PT_PER_MM, (x + w) * PT_PER_MM, (height - y) * PT_PER_MM))
+        # A duplex printer shifts the whole back, crop marks with the faces: the back moves the other way, whole,
+        # so that its marks stay with its faces and both land on the front's.
+        shift = sheet.side == "back" and self.back_offset != (0.0, 0.0)
+        if shift:
+            c.saveState()
+            c.translate(self.back_offset[0] * PT_PER_MM, -self.back_offset[1] * PT_PER_MM)
         for slot, index in sheet.placements:
             face = faces[index]
             c.saveState()
@@ -241,6 +249,8 @@ class SheetWriter:
         if sheet.overlay:  # crop marks and cut lines: every full sheet of a deck has the same
             c.doForm(self._form((sheet.overlay, width, height), f"o{len(self.forms)}", sheet.overlay, height,
                                 (0, 0, width * PT_PER_MM, height * PT_PER_MM)))
+        if shift:
+            c.restoreState()
         c.showPage()
         self.pages += 1
 

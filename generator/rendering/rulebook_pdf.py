@@ -25,7 +25,7 @@ from ..core.errors import Location, MusterError
 from ..core.files import confined
 from ..core.inline import configured
 from ..core.model import Game
-from ..core.units import PAPERS, PT_PER_MM
+from ..core.units import PT_PER_MM
 from .flowables import ContentsLine, Paragraph, SplitTable, picture
 from .markup import inline, plain
 from .vectors import VectorCanvas
@@ -316,13 +316,13 @@ class Book:
         return pages[0]
 
 
-def typeset_rulebook(game: Game, text: str, paper: str) -> tuple[bytes, int]:
-    """The rulebook's PDF, and its number of pages. What cannot be typeset (an image outside the game, a block too
-    large for a page) is an error located in the rulebook."""
+def typeset_rulebook(game: Game, text: str, paper: tuple[float, float]) -> tuple[bytes, int]:
+    """The rulebook's PDF on pages of `paper` (width, height in mm), and its number of pages. What cannot be
+    typeset (an image outside the game, a block too large for a page) is an error located in the rulebook."""
     where = Location(game.rulebook.path)
     target = io.BytesIO()
     try:
-        pages = Book(game, PAPERS[paper]).build(text, target)
+        pages = Book(game, paper).build(text, target)
     except MusterError as exc:
         raise MusterError(exc.message, exc.where or where, exc.field or "rulebook", exc.code) from None
     except (LayoutError, ValueError) as exc:  # platypus's words for a block it cannot place on any page
