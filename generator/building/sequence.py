@@ -19,7 +19,7 @@ from ..core.errors import GameInvalid, has_errors
 from ..core.model import Board, Game
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, board_plan, plan_of
-from ..core.units import PAPERS
+from ..core.units import LANDSCAPE, paper_size
 from ..imposition.booklet import impose_booklet
 from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
@@ -71,7 +71,7 @@ def board_prints(game: Game, faces: dict[str, Face], options: Options) -> list[B
 
 def calibration_page(game: Game, options: Options) -> BoardPrint:
     """A page to print first: 100 mm rulers and a card at true size, drawn like any board."""
-    paper = PAPERS[options.paper]
+    paper = paper_size(options.paper)
     board = Board("calibration", "calibration", "Calibration", CALIBRATION,
                   (paper[0] - 2 * TILE_MARGIN, paper[1] - 2 * TILE_MARGIN), None, {}, {}, 0, game.where)
     face, findings = lay_out_board(game, board)
@@ -84,7 +84,8 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
 
-    paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
+    build = options.paper.removesuffix(LANDSCAPE)  # the rulebook reads upright, whatever way the sheets lie
+    paper = game.rulebook.paper or ("letter" if build in ("letter", "tabloid") else "a4")
     rules, pages = typeset_rulebook(game, markdown, paper)
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
     if options.booklet or game.rulebook.booklet:

@@ -125,6 +125,7 @@ class Deck:
     packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
     safe: float | None = None         # mm kept free of text inside the trim; None: 3 mm, less on small faces
     complete: bool = True             # False when a file of the deck could not be read: its size is then unknown
+    paper: str | None = None          # its sheets' paper (units.paper_size); None: the build's
 
     @property
     def safe_margin(self) -> float:
@@ -205,6 +206,7 @@ class Board:
     features: Mapping[str, tuple[str, ...]]
     seed: int
     where: Location
+    paper: str | None = None  # the paper it prints or tiles on (units.paper_size); None: the build's
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ class DeckPlan:
     size: int | None
     total: int
     where: Location
+    paper: str | None = None  # None: the build's
+    single_sided: bool = False  # a deck of tokens with no back layout: no back pages
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Plan:
 def plan_of(game: Game, fonts: tuple[str, ...] = ()) -> Plan:
     return Plan(game.id, game.title, game.root, {
         deck.id: DeckPlan(deck.id, deck.component, deck.face_size, deck.shape, deck.packing, deck.size, deck.total,
-                          deck.where) for deck in game.decks.values()}, fonts)
+                          deck.where, deck.paper, deck.back is None) for deck in game.decks.values()}, fonts)
 
 
 @dataclass
@@ -74,6 +76,7 @@ class BoardPlan:
     name: str
     size: tuple[float, float]
     seed: int | None  # the board's own seed, when it places things at random
+    paper: str | None = None  # None: the build's
 
 
 @dataclass(frozen=True)
@@ -87,5 +90,5 @@ class BoardPrint:
 
 
 def board_plan(board: Board) -> BoardPlan:
-    return BoardPlan(board.id, board.name, board.size, board.seed if board.place else None)
+    return BoardPlan(board.id, board.name, board.size, board.seed if board.place else None, board.paper)
 

@@ -153,7 +153,8 @@ def _sheet(side: str, arrangement: Arrangement, placements: tuple) -> Sheet:
 
 
 def sheets(fronts: list[int], backs: list[int], arrangement: Arrangement, duplex: str):
-    """Pages in print order. `fronts[i]` and `backs[i]` are the faces of the i-th card copy.
+    """Pages in print order. `fronts[i]` and `backs[i]` are the faces of the i-th card copy; a back of None is
+    left blank, and a back page with nothing on it is left out.
 
     long/short: front page k is followed by its back page, each back behind its front.
     fold: each page carries fronts on the left half and their backs mirrored across the fold.
@@ -168,13 +169,17 @@ def sheets(fronts: list[int], backs: list[int], arrangement: Arrangement, duplex
         for chunk in chunks:
             yield _sheet("front", arrangement, tuple((arrangement.slots[j], fronts[i]) for j, i in enumerate(chunk)))
         for chunk in chunks:
-            yield _sheet("back", arrangement, tuple((arrangement.slots[j], backs[i]) for j, i in enumerate(chunk)))
+            back = tuple((arrangement.slots[j], backs[i]) for j, i in enumerate(chunk) if backs[i] is not None)
+            if back:
+                yield _sheet("back", arrangement, back)
         return
     for chunk in chunks:
         front = tuple((arrangement.slots[j], fronts[i]) for j, i in enumerate(chunk))
-        back = tuple((arrangement.slots[j].mirrored(arrangement.paper, edge), backs[i]) for j, i in enumerate(chunk))
+        back = tuple((arrangement.slots[j].mirrored(arrangement.paper, edge), backs[i]) for j, i in enumerate(chunk)
+                     if backs[i] is not None)
         if duplex == "fold":
             yield _sheet("both", arrangement, front + back)
         else:
             yield _sheet("front", arrangement, front)
-            yield _sheet("back", arrangement, back)
+            if back:
+                yield _sheet("back", arrangement, back)

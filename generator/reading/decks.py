@@ -83,6 +83,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             where=where,
             size_where=at(body, "size"),
             component=component, face_size=face_size, shape=shape, packing=packing, safe=safe, complete=complete,
+            paper=reader.value(body, DECK["paper"], field),
         )
     return result
 

@@ -18,7 +18,7 @@ from typing import Any
 from ..core.model import TRAIT_KINDS
 from .kinds import (
     BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DECK_ID, DECK_IDS, FACE_SIZE, FILE, FILES, FONT, FORMULA, FREE, HEX_COLOUR,
-    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
+    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
     TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
 )
 
@@ -162,7 +162,8 @@ DECK = Section("decks.<id>", (
     Key("size", INTEGER, "Declared size: the sum of the counts must equal it.", minimum=0, maximum=MAX_CARDS_PER_DECK),
     Key("face", FILE, "Layout of the faces: in the game folder, else the bundled layouts/.", required=True,
         reported_by="layout.lay_out_batches"),
-    Key("back", FILE, "Layout of the backs.", required=True, reported_by="layout.lay_out_batches"),
+    Key("back", FILE, "Layout of the backs; required of cards; tokens without one print on one side, no back pages.",
+        default=Derived("none for tokens")),
     Key("style", FREE, "Free data handed to the layouts as deck.<key>."),
     Key("component", CHOICE, "cards, or tokens: printed into the game's tokens.pdf.", default="cards",
         choices=COMPONENTS),
@@ -171,6 +172,8 @@ DECK = Section("decks.<id>", (
     Key("columns", MAP, "A spreadsheet deck's header -> the card key it holds: {Name: title, Qty: count}.",
         of=STRING),
     Key("ignore", TOKENS, "A spreadsheet deck's columns left unread: [Notes, TGC code].", default=[]),
+    Key("paper", PAPER, "The paper its sheets print on: a4, a4-landscape, ... or \"300mm x 400mm\".",
+        default=Derived("the build's paper")),
 ))
 
 BOUNDS = (
@@ -230,6 +233,8 @@ BOARD = Section("boards.<id>", (
     Key("features", MAP, "Cells named by the data: difficult: [B4, G5].", of=CELLS),
     Key("seed", INTEGER, "The seed of place; `muster build --seed N` overrides it.", default=1, minimum=0,
         maximum=2**31),
+    Key("paper", PAPER, "The paper it prints (or tiles) on: a4, a3-landscape, ... or \"300mm x 400mm\".",
+        default=Derived("the build's paper")),
 ))
 
 RULEBOOK = Section("rulebook", (
