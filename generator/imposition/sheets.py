@@ -49,6 +49,17 @@ class Arrangement:
     marks: tuple[Line, ...]
     fold: Line | None = None
     cut: str | None = None  # "outline" (edge-to-edge counters: shared cut lines) or "circle" (round counters)
+    bleed: float = 0.0
+    crop_marks: bool = True
+
+    def marks_for(self, slots: list[Slot]) -> tuple[Line, ...]:
+        """The crop marks of a sheet holding faces in `slots` only (on the left half when folded): at the trim
+        lines of those slots, none along the empty rows and columns of a sheet not filled."""
+        if not self.crop_marks or not slots:
+            return ()
+        if len(slots) == len(self.slots):
+            return self.marks
+        return _sheet_marks(slots, self.paper, self.bleed, self.fold is not None)
 
     def cut_guides(self, slots) -> list:
         """Thin cut lines drawn over the placed faces, for packings whose faces have no bleed to cut in."""
@@ -101,31 +112,45 @@ def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float,
                 left=bleed if col == 0 else gutter_x / 2, right=bleed if col == cols - 1 else gutter_x / 2,
                 top=bleed if row == 0 else gutter_y / 2, bottom=bleed if row == rows - 1 else gutter_y / 2,
             ))
-    marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed) if crop_marks else ()
-    if fold:
-        marks += tuple(m._replace(x1=width - m.x1, x2=width - m.x2) for m in marks)
+    marks = _sheet_marks(slots, (width, height), bleed, fold) if crop_marks else ()
     fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
     cut = "circle" if shape == "round" else "outline" if packing == "sheet" else None
-    return Arrangement((width, height), tuple(slots), marks, fold_line, cut)
+    return Arrangement((width, height), tuple(slots), marks, fold_line, cut, bleed, crop_marks)
+
+
+def _sheet_marks(slots: list[Slot], paper: tuple[float, float], bleed: float, fold: bool) -> tuple[Line, ...]:
+    """The crop marks of `slots`; on a folded sheet, of the left half and mirrored on the right."""
+    width, height = paper
+    marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed)
+    if fold:
+        marks += tuple(m._replace(x1=width - m.x1, x2=width - m.x2) for m in marks)
+    return marks
 
 
 def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> tuple[Line, ...]:
-    """Short lines in the margin on the extension of every trim edge, outside the bleed and within `area`."""
-    left = min(s.x for s in slots) - bleed
-    right = max(s.x + s.w for s in slots) + bleed
-    top = min(s.y for s in slots) - bleed
-    bottom = max(s.y + s.h for s in slots) + bleed
-    xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
-    ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
+    """Short lines on the extension of the trim edges of `slots`, outside the bleed and within `area`: each trim
+    line marked just beyond the outermost of the slots it bounds, so a sheet not filled is marked along its
+    pieces only (on a full grid: in the margin)."""
+    xs: dict[float, list[Slot]] = {}
+    ys: dict[float, list[Slot]] = {}
+    for s in slots:
+        for x in (s.x, s.x + s.w):
+            xs.setdefault(round(x, 4), []).append(s)
+        for y in (s.y, s.y + s.h):
+            ys.setdefault(round(y, 4), []).append(s)
     marks = []
-    reach_top, reach_bottom = top - MARK_OFFSET, area[1] - bottom - MARK_OFFSET
-    reach_left, reach_right = left - MARK_OFFSET, area[0] - right - MARK_OFFSET
-    for x in xs:
+    for x in sorted(xs):
+        top = min(s.y for s in xs[x]) - bleed
+        bottom = max(s.y + s.h for s in xs[x]) + bleed
+        reach_top, reach_bottom = top - MARK_OFFSET, area[1] - bottom - MARK_OFFSET
         if reach_top > 1:
             marks.append(Line(x, top - MARK_OFFSET - min(reach_top - 0.5, 5), x, top - MARK_OFFSET, "#000000", MARK_WIDTH))
         if reach_bottom > 1:
             marks.append(Line(x, bottom + MARK_OFFSET, x, bottom + MARK_OFFSET + min(reach_bottom - 0.5, 5), "#000000", MARK_WIDTH))
-    for y in ys:
+    for y in sorted(ys):
+        left = min(s.x for s in ys[y]) - bleed
+        right = max(s.x + s.w for s in ys[y]) + bleed
+        reach_left, reach_right = left - MARK_OFFSET, area[0] - right - MARK_OFFSET
         if reach_left > 1:
             marks.append(Line(left - MARK_OFFSET - min(reach_left - 0.5, 5), y, left - MARK_OFFSET, y, "#000000", MARK_WIDTH))
         if reach_right > 1:
@@ -145,8 +170,10 @@ class Sheet:
     trim: tuple[float, float, float, float] | None = None  # x, y, w, h: the page's TrimBox (BleedBox: the page)
 
 
-def _sheet(side: str, arrangement: Arrangement, placements: tuple) -> Sheet:
-    overlay = tuple(arrangement.cut_guides(slot for slot, _ in placements)) + arrangement.marks
+def _sheet(side: str, arrangement: Arrangement, placements: tuple, marked: tuple | None = None) -> Sheet:
+    """A page of `placements`, crop marks at the trim lines of the `marked` ones (default: all of them)."""
+    marks = arrangement.marks_for([slot for slot, _ in (placements if marked is None else marked)])
+    overlay = tuple(arrangement.cut_guides(slot for slot, _ in placements)) + marks
     if arrangement.fold is not None:
         overlay += (arrangement.fold,)
     return Sheet(side, arrangement.paper, placements, overlay)
@@ -178,7 +205,7 @@ def sheets(fronts: list[int], backs: list[int], arrangement: Arrangement, duplex
         back = tuple((arrangement.slots[j].mirrored(arrangement.paper, edge), backs[i]) for j, i in enumerate(chunk)
                      if backs[i] is not None)
         if duplex == "fold":
-            yield _sheet("both", arrangement, front + back)
+            yield _sheet("both", arrangement, front + back, front)
         else:
             yield _sheet("front", arrangement, front)
             if back:
