@@ -121,11 +121,12 @@ class Deck:
     size_where: Location | None = None
     component: str = "cards"          # "cards": its own cards-<id>.pdf; "tokens": a section of tokens.pdf
     face_size: tuple[float, float] = (63.0, 88.0)
-    shape: str = "rect"               # "rect" or "round" (round tokens get a circular cut line)
+    shape: str = "rect"               # "rect", "round" or "hex" (a circular or hexagonal cut line round each)
     packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
     safe: float | None = None         # mm kept free of text inside the trim; None: 3 mm, less on small faces
     complete: bool = True             # False when a file of the deck could not be read: its size is then unknown
     paper: str | None = None          # its sheets' paper (units.paper_size); None: the build's
+    orientation: str = "pointy"       # a hex counter's: "pointy" (a corner at the top) or "flat"
 
     @property
     def safe_margin(self) -> float:

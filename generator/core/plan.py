@@ -27,6 +27,7 @@ class DeckPlan:
     where: Location
     paper: str | None = None  # None: the build's
     single_sided: bool = False  # a deck of tokens with no back layout: no back pages
+    orientation: str = "pointy"  # a hex counter's
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ class Plan:
 def plan_of(game: Game, fonts: tuple[str, ...] = ()) -> Plan:
     return Plan(game.id, game.title, game.root, {
         deck.id: DeckPlan(deck.id, deck.component, deck.face_size, deck.shape, deck.packing, deck.size, deck.total,
-                          deck.where, deck.paper, deck.back is None) for deck in game.decks.values()}, fonts)
+                          deck.where, deck.paper, deck.back is None,
+                          deck.orientation) for deck in game.decks.values()}, fonts)
 
 
 @dataclass

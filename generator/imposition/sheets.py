@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..core.display import Ellipse, Line, Rect
+from ..core.display import Ellipse, Line, Polygon, Rect
 from ..core.errors import MusterError
 
 MARGIN = 4.0        # mm from the paper's edge to the outer bleed: room for crop marks
@@ -48,7 +48,7 @@ class Arrangement:
     slots: tuple[Slot, ...]
     marks: tuple[Line, ...]
     fold: Line | None = None
-    cut: str | None = None  # "outline" (edge-to-edge counters: shared cut lines) or "circle" (round counters)
+    cut: str | None = None  # "outline" (edge-to-edge counters: shared cut lines), "circle", "pointy" or "flat" (hex)
     bleed: float = 0.0
     crop_marks: bool = True
 
@@ -67,11 +67,24 @@ class Arrangement:
             return [Rect(s.x, s.y, s.w, s.h, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
         if self.cut == "circle":
             return [Ellipse(s.x + s.w / 2, s.y + s.h / 2, s.w / 2, s.h / 2, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
+        if self.cut in ("pointy", "flat"):
+            return [Polygon(hexagon(s, self.cut), None, CUT_COLOUR, CUT_WIDTH) for s in slots]
         return []
 
     @property
     def per_sheet(self) -> int:
         return len(self.slots)
+
+
+def hexagon(slot: Slot, orientation: str) -> tuple[tuple[float, float], ...]:
+    """The corners of the hex filling a slot's trim box: a corner at the top (pointy) or a flat side (flat). The
+    hex is symmetric about both of the box's axes, so a back mirrored behind its front is cut by the same line."""
+    x, y, w, h = slot.x, slot.y, slot.w, slot.h
+    if orientation == "pointy":
+        corners = ((w / 2, 0), (w, h / 4), (w, 3 * h / 4), (w / 2, h), (0, 3 * h / 4), (0, h / 4))
+    else:
+        corners = ((0, h / 2), (w / 4, 0), (3 * w / 4, 0), (w, h / 2), (3 * w / 4, h), (w / 4, h))
+    return tuple((round(x + dx, 4), round(y + dy, 4)) for dx, dy in corners)
 
 
 def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[int, float, float]:
@@ -86,11 +99,12 @@ def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[
 
 
 def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float, crop_marks: bool = True,
-         fold: bool = False, packing: str = "spaced", shape: str = "rect") -> Arrangement:
+         fold: bool = False, packing: str = "spaced", shape: str = "rect", orientation: str = "pointy") -> Arrangement:
     """The slots of one sheet. With `fold`, fronts fill the left half of a landscape sheet.
 
     `packing="sheet"` sets faces edge to edge with no bleed between them (a counter sheet: one cut serves two
-    counters); round faces get a circular cut line.
+    counters); round faces get a circular cut line, hex faces (`orientation` pointy or flat) a hexagonal one
+    inside their box: each counter cut on its own, the box round the hex its bleed.
     """
     if packing == "sheet":
         bleed = 0.0
@@ -114,7 +128,7 @@ def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float,
             ))
     marks = _sheet_marks(slots, (width, height), bleed, fold) if crop_marks else ()
     fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
-    cut = "circle" if shape == "round" else "outline" if packing == "sheet" else None
+    cut = "circle" if shape == "round" else orientation if shape == "hex" else "outline" if packing == "sheet" else None
     return Arrangement((width, height), tuple(slots), marks, fold_line, cut, bleed, crop_marks)
 
 

@@ -54,7 +54,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
             reader.error(at(body, "files"), join(field, "files"), "expected a list of file names", "wrong-type")
             continue
-        component, face_size, shape, packing, safe = _deck_format(reader, body, field, card_size)
+        component, face_size, shape, packing, safe, orientation = _deck_format(reader, body, field, card_size)
         source = _source(reader, body, field, _Source(deck_id, traits, vocabularies, component == "cards"), names)
         cards: list[Card] = []
         files = []
@@ -83,13 +83,14 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             where=where,
             size_where=at(body, "size"),
             component=component, face_size=face_size, shape=shape, packing=packing, safe=safe, complete=complete,
-            paper=reader.value(body, DECK["paper"], field),
+            paper=reader.value(body, DECK["paper"], field), orientation=orientation,
         )
     return result
 
 
 def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, float]):
-    """What a deck prints as: its component, face size, shape and packing (defaults: the game's cards)."""
+    """What a deck prints as: its component, face size, shape, packing, safe margin and a hex's orientation
+    (defaults: the game's cards)."""
     component = reader.value(body, DECK["component"], field)
     spec = reader.section(body, DECK["format"], field)
     field = join(field, "format")
@@ -97,7 +98,7 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
     safe = reader.value(spec, FORMAT["safe"], field, default=None)
     size = reader.value(spec, FORMAT["size"], field, default=card_size)
     shape, packing = reader.value(spec, FORMAT["shape"], field), reader.value(spec, FORMAT["packing"], field)
-    return component, size, shape, packing, safe
+    return component, size, shape, packing, safe, reader.value(spec, FORMAT["orientation"], field)
 
 
 def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[str]) -> _Source:

@@ -30,7 +30,8 @@ MIN_FACE_MM, MAX_FACE_MM = 5.0, 600.0
 MIN_BOARD_MM, MAX_BOARD_MM = 10.0, 2000.0
 MAX_GRID_LINES = 200
 COMPONENTS = ("cards", "tokens")
-SHAPES = ("rect", "round")
+SHAPES = ("rect", "round", "hex")
+ORIENTATIONS = ("pointy", "flat")  # a hex counter's: a corner at the top, or a flat side
 PACKINGS = ("spaced", "sheet")
 BOARD_SHAPES = ("square", "hex")
 RULEBOOK_PAPERS = ("a4", "letter", "a5")
@@ -147,8 +148,10 @@ TRAIT = Section("traits.<name>", (
 FORMAT = Section("decks.<id>.format", (
     Key("size", FACE_SIZE, "The faces' size: a card size, counter-1/2in to counter-1in, or \"20mm x 20mm\".",
         default=Derived("the game's card size"), **FACE),
-    Key("shape", CHOICE, "rect, or round: a thin circular cut line is printed round each face.", default="rect",
-        choices=SHAPES),
+    Key("shape", CHOICE, "rect; round or hex: a thin circular or hexagonal cut line is printed round each face.",
+        default="rect", choices=SHAPES),
+    Key("orientation", CHOICE, "A hex counter's: pointy (a corner at the top) or flat (a flat side at the top).",
+        default="pointy", choices=ORIENTATIONS),
     Key("packing", CHOICE, "spaced: bleed and crop marks; sheet: edge to edge, shared cut lines.",
         default="spaced", choices=PACKINGS),
     Key("safe", LENGTH, "Text is kept this far inside the edge.",

@@ -55,7 +55,8 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
         duplex = "long" if deck.single_sided else options.duplex  # sheets() leaves out back pages with nothing on
         try:
             arrangement = arrange(paper_size(deck.paper or options.paper), deck.face_size, options.bleed,
-                                  options.crop_marks, fold=duplex == "fold", packing=deck.packing, shape=deck.shape)
+                                  options.crop_marks, fold=duplex == "fold", packing=deck.packing, shape=deck.shape,
+                                  orientation=deck.orientation)
         except MusterError as exc:
             raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
         per_sheet.update({deck_id: arrangement.per_sheet for deck_id in group})
@@ -94,8 +95,8 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
         deck = plan.decks[deck_id]
         if groups:
             last = plan.decks[groups[-1][0]]
-            if ((last.face_size, last.shape, last.packing, last.paper, last.single_sided)
-                    == (deck.face_size, deck.shape, deck.packing, deck.paper, deck.single_sided)):
+            if ((last.face_size, last.shape, last.orientation, last.packing, last.paper, last.single_sided)
+                    == (deck.face_size, deck.shape, deck.orientation, deck.packing, deck.paper, deck.single_sided)):
                 groups[-1].append(deck_id)
                 continue
         groups.append([deck_id])
