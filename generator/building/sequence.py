@@ -25,6 +25,7 @@ from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_batches, layout_fonts
 from ..layout.files import CALIBRATION
+from ..layout.groups import sheet_groups
 from ..layout.rulebook import render_text
 from ..reading.fonts import read_font_book
 from ..reading.loading import load_game
@@ -41,7 +42,7 @@ def messages(source: Game | Path, options: Options) -> Iterator[Message]:
     require_valid_data(game)
     layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
     layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])
-    plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))))
+    plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))), sheet_groups(game))
     yield plan
     for deck_id in plan.cards + plan.tokens:
         for batch in lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False):

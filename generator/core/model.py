@@ -106,6 +106,16 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Grouping:
+    """How a deck of counters is set in blocks on its sheets: by the values of traits `by`, each block labelled
+    by the template `label` (None: the values' names)."""
+
+    by: tuple[str, ...]
+    label: str | None
+    where: Location
+
+
+@dataclass(frozen=True)
 class Deck:
     """A deck of cards or a set of counters: its cards, layouts, face size, shape and packing, declared size."""
 
@@ -127,6 +137,7 @@ class Deck:
     complete: bool = True             # False when a file of the deck could not be read: its size is then unknown
     paper: str | None = None          # its sheets' paper (units.paper_size); None: the build's
     orientation: str = "pointy"       # a hex counter's: "pointy" (a corner at the top) or "flat"
+    group: Grouping | None = None     # its counters set in blocks by traits; None: in deck order
 
     @property
     def safe_margin(self) -> float:

@@ -14,6 +14,16 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class SheetGroup:
+    """One block of a grouped deck of counters: its label, the colour of its zone, and its copies (indices in
+    the deck's order of copies)."""
+
+    label: str
+    colour: str
+    copies: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class DeckPlan:
     """What drawing a deck's sheets and listing it in the manifest need to know of it."""
 
@@ -28,6 +38,7 @@ class DeckPlan:
     paper: str | None = None  # None: the build's
     single_sided: bool = False  # a deck of tokens with no back layout: no back pages
     orientation: str = "pointy"  # a hex counter's
+    groups: tuple[SheetGroup, ...] = ()  # its blocks, when its counters are grouped (layout/groups.py)
 
 
 @dataclass(frozen=True)
@@ -49,11 +60,12 @@ class Plan:
         return [deck_id for deck_id, deck in self.decks.items() if deck.component == "tokens"]
 
 
-def plan_of(game: Game, fonts: tuple[str, ...] = ()) -> Plan:
+def plan_of(game: Game, fonts: tuple[str, ...] = (), groups: dict[str, tuple[SheetGroup, ...]] | None = None) -> Plan:
+    groups = groups or {}
     return Plan(game.id, game.title, game.root, {
         deck.id: DeckPlan(deck.id, deck.component, deck.face_size, deck.shape, deck.packing, deck.size, deck.total,
                           deck.where, deck.paper, deck.back is None,
-                          deck.orientation) for deck in game.decks.values()}, fonts)
+                          deck.orientation, groups.get(deck.id, ())) for deck in game.decks.values()}, fonts)
 
 
 @dataclass

@@ -59,7 +59,7 @@ class Arrangement:
             return ()
         if len(slots) == len(self.slots):
             return self.marks
-        return _sheet_marks(slots, self.paper, self.bleed, self.fold is not None)
+        return sheet_marks(slots, self.paper, self.bleed, self.fold is not None)
 
     def cut_guides(self, slots) -> list:
         """Thin cut lines drawn over the placed faces, for packings whose faces have no bleed to cut in."""
@@ -126,13 +126,13 @@ def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float,
                 left=bleed if col == 0 else gutter_x / 2, right=bleed if col == cols - 1 else gutter_x / 2,
                 top=bleed if row == 0 else gutter_y / 2, bottom=bleed if row == rows - 1 else gutter_y / 2,
             ))
-    marks = _sheet_marks(slots, (width, height), bleed, fold) if crop_marks else ()
+    marks = sheet_marks(slots, (width, height), bleed, fold) if crop_marks else ()
     fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
     cut = "circle" if shape == "round" else orientation if shape == "hex" else "outline" if packing == "sheet" else None
     return Arrangement((width, height), tuple(slots), marks, fold_line, cut, bleed, crop_marks)
 
 
-def _sheet_marks(slots: list[Slot], paper: tuple[float, float], bleed: float, fold: bool) -> tuple[Line, ...]:
+def sheet_marks(slots: list[Slot], paper: tuple[float, float], bleed: float, fold: bool) -> tuple[Line, ...]:
     """The crop marks of `slots`; on a folded sheet, of the left half and mirrored on the right."""
     width, height = paper
     marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed)
@@ -182,6 +182,7 @@ class Sheet:
     placements: tuple[tuple[Slot, int], ...]
     overlay: tuple = ()
     trim: tuple[float, float, float, float] | None = None  # x, y, w, h: the page's TrimBox (BleedBox: the page)
+    underlay: tuple = ()  # drawn under the faces: the zones and labels of grouped counters (groups.py)
 
 
 def _sheet(side: str, arrangement: Arrangement, placements: tuple, marked: tuple | None = None) -> Sheet:

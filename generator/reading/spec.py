@@ -158,6 +158,13 @@ FORMAT = Section("decks.<id>.format", (
         default=Derived("3 mm, 6 % of the side on small faces")),
 ))
 
+GROUP = Section("decks.<id>.group", (
+    Key("by", TRAIT_NAMES, "The trait, or traits, whose values set the counters in blocks: side, [side, formation].",
+        required=True),
+    Key("label", STRING, "Each block's label: a template over group.<trait> (the value's name) and group.codes.",
+        default=Derived("the values' names, joined by \" · \"")),
+))
+
 DECK = Section("decks.<id>", (
     Key("name", TEXT, "The deck's name, in messages and the rulebook.", default=Derived("the deck's id")),
     Key("file", FILE, "The deck file, in the game folder: YAML, or a .csv, .tsv or .xlsx sheet."),
@@ -177,6 +184,7 @@ DECK = Section("decks.<id>", (
     Key("ignore", TOKENS, "A spreadsheet deck's columns left unread: [Notes, TGC code].", default=[]),
     Key("paper", PAPER, "The paper its sheets print on: a4, a4-landscape, ... or \"300mm x 400mm\".",
         default=Derived("the build's paper")),
+    Key("group", MAPPING, "Counters set in blocks by a trait, each on a zone of its colour with a label.", of=GROUP),
 ))
 
 BOUNDS = (
@@ -287,5 +295,5 @@ DECK_FILE = Section("<deck>.yaml", (
 RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
-SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, RULE, COUNT, TOTAL, VARIANT, BOARD, GRID,
+SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL, VARIANT, BOARD, GRID,
             PLACE, RULEBOOK, DECK_FILE, CARD)

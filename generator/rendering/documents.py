@@ -15,6 +15,7 @@ from ..core.files import sha256
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
 from ..core.units import paper_size
+from ..imposition.groups import grouped_sheets
 from ..imposition.sheets import arrange, sheets
 from ..imposition.tiles import tiles
 from .render import SheetWriter
@@ -75,11 +76,13 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
                 uses.update(new_fronts + [index for index in new_backs if index is not None])
                 fronts += new_fronts
                 backs += new_backs
-                ready = 0 if duplex == "none" else len(fronts) - len(fronts) % arrangement.per_sheet
+                ready = 0 if duplex == "none" or deck.groups else len(fronts) - len(fronts) % arrangement.per_sheet
                 for sheet in sheets(fronts[:ready], backs[:ready], arrangement, duplex):
                     writer.sheet(sheet, faces)
                 del fronts[:ready], backs[:ready]
-        for sheet in sheets(fronts, backs, arrangement, duplex):
+        last = (grouped_sheets(fronts, backs, deck.groups, arrangement, duplex) if deck.groups
+                else sheets(fronts, backs, arrangement, duplex))
+        for sheet in last:
             writer.sheet(sheet, faces)
     writer.save()
     counts = {deck_id: plan.decks[deck_id].total for deck_id in deck_ids}
@@ -93,10 +96,11 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
     groups: list[list[str]] = []
     for deck_id in deck_ids:
         deck = plan.decks[deck_id]
-        if groups:
+        if groups and not deck.groups:  # a grouped deck has its sheets to itself
             last = plan.decks[groups[-1][0]]
-            if ((last.face_size, last.shape, last.orientation, last.packing, last.paper, last.single_sided)
-                    == (deck.face_size, deck.shape, deck.orientation, deck.packing, deck.paper, deck.single_sided)):
+            print_as = (deck.face_size, deck.shape, deck.orientation, deck.packing, deck.paper, deck.single_sided)
+            if not last.groups and (last.face_size, last.shape, last.orientation, last.packing, last.paper,
+                                    last.single_sided) == print_as:
                 groups[-1].append(deck_id)
                 continue
         groups.append([deck_id])

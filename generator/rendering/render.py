@@ -222,6 +222,8 @@ class SheetWriter:
             x, y, w, h = sheet.trim
             c.setBleedBox((0, 0, width * PT_PER_MM, height * PT_PER_MM))
             c.setTrimBox((x * PT_PER_MM, (height - y - h) * PT_PER_MM, (x + w) * PT_PER_MM, (height - y) * PT_PER_MM))
+        if sheet.underlay:
+            self.painter.paint(sheet.underlay, height)
         for slot, index in sheet.placements:
             face = faces[index]
             c.saveState()
