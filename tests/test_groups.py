@@ -90,3 +90,18 @@ def test_the_grouped_test_game_validates():
     result = subprocess.run([sys.executable, "-m", "generator", "validate", str(GAME)], capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_bad_group_is_one_line_naming_the_key(tmp_path):
+    import shutil
+
+    game = tmp_path / "bad"
+    shutil.copytree(GAME, game)
+    text = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(text.replace("{{ group.side }} · {{ group.formation }}", "{{ group.side.nope.x }}"))
+    outcome = build_one(game, tmp_path / "out", Options(calibration=False))
+    assert outcome.code == 1 and any("decks.blue.group.label" in line for line in outcome.errors), outcome.errors
+    (game / "game.yaml").write_text(text.replace("group: {by: [side, formation]}", "group: {by: [side, formaton]}"))
+    outcome = build_one(game, tmp_path / "out", Options(calibration=False))
+    assert outcome.code == 1 and any("decks.red.group.by" in line and "did you mean 'formation'" in line
+                                     for line in outcome.errors), outcome.errors

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..core import sandbox
-from ..core.errors import MusterError
+from ..core.errors import Finding, GameInvalid
 from ..core.model import Deck, Game
 from ..core.plan import SheetGroup
 
@@ -23,7 +23,7 @@ def sheet_groups(game: Game) -> dict[str, tuple[SheetGroup, ...]]:
 
 
 def deck_groups(game: Game, deck: Deck) -> tuple[SheetGroup, ...]:
-    """The deck's blocks in the order their first card comes; a MusterError when a label's template fails."""
+    """The deck's blocks in the order their first card comes; GameInvalid when a label's template fails."""
     copies: dict[tuple, list[int]] = {}
     start = 0
     for card in deck.cards:
@@ -56,7 +56,7 @@ def _label(game: Game, deck: Deck, key: tuple) -> str:
         return sandbox.render(deck.group.label, {"group": {**names, "codes": dict(zip(deck.group.by, key))}})
     except Exception as exc:  # any failure of the template is the game's author's to fix
         message, code = sandbox.failure(exc)
-        raise MusterError(f"decks.{deck.id}.group.label: {message}", deck.group.where, code=code) from None
+        raise GameInvalid([Finding("error", deck.group.where, f"decks.{deck.id}.group.label", message, code)]) from None
 
 
 def _colour(game: Game, trait: str, code: str) -> str:
