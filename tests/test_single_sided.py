@@ -78,3 +78,18 @@ def test_exports_of_one_sided_counters(make_game, tmp_path):
     run_export(folder, ["markers"], (), 0.0, tmp_path, "tts", lambda g, d, laid, s: export_tts(g, d, laid, s, 100))
     deck = tmp_path / "tiny" / "tts" / "markers"
     assert (deck / "markers-faces-1.png").is_file() and (deck / "markers-tts.txt").is_file()
+
+
+def test_the_schema_asks_a_back_of_cards_only():
+    import jsonschema
+    import yaml
+
+    from generator.formats.schema import game_schema
+
+    schema = game_schema()
+    game = yaml.safe_load(TOKENS)
+    game["decks"]["markers"]["paper"] = "a4-landscape"
+    jsonschema.validate(game, schema)  # tokens without a back, on their own paper
+    del game["decks"]["reds"]["back"]
+    with pytest.raises(jsonschema.ValidationError, match="'back' is a required property"):
+        jsonschema.validate(game, schema)
