@@ -19,12 +19,13 @@ from ..core.errors import GameInvalid, has_errors
 from ..core.model import Board, Game
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, board_plan, plan_of
-from ..core.units import PAPERS
+from ..core.units import LANDSCAPE, paper_size
 from ..imposition.booklet import impose_booklet
 from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_batches, layout_fonts
 from ..layout.files import CALIBRATION, CALIBRATION_BACK
+from ..layout.groups import sheet_groups
 from ..layout.rulebook import render_text
 from ..reading.fonts import read_font_book
 from ..reading.loading import load_game
@@ -41,7 +42,7 @@ def messages(source: Game | Path, options: Options) -> Iterator[Message]:
     require_valid_data(game)
     layouts = [name for deck in game.decks.values() for name in (deck.face, deck.back)]
     layouts += [board.layout for board in game.boards.values()] + ([CALIBRATION] if options.calibration else [])
-    plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))))
+    plan = plan_of(game, tuple(sorted(layout_fonts(game, layouts))), sheet_groups(game))
     yield plan
     for deck_id in plan.cards + plan.tokens:
         for batch in lay_out_batches(game, game.decks[deck_id], options.bleed, warnings=False):
@@ -79,7 +80,7 @@ def calibration_page(game: Game, options: Options) -> BoardPrint:
     """A page to print first: 100 mm rulers and a card at true size, drawn like any board; and when backs are
     printed on the other side, the duplex calibration on both sides of the page (DUPLEX_SCALES): the fronts' lines
     on it, their partners on a back page, which the back offset moves as it does every back."""
-    paper = PAPERS[options.paper]
+    paper = paper_size(options.paper)
     size = (paper[0] - 2 * TILE_MARGIN, paper[1] - 2 * TILE_MARGIN)
     duplex = options.duplex in ("long", "short")
     context = {"calibration": {**DUPLEX_SCALES, "edge": options.duplex if duplex else None,
@@ -101,15 +102,16 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
 
-    paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
-    rules, pages = typeset_rulebook(game, markdown, PAPERS[paper])
+    build = options.paper.removesuffix(LANDSCAPE)  # the rulebook reads upright, whatever way the sheets lie
+    paper = game.rulebook.paper or ("letter" if build in ("letter", "tabloid") else "a4")
+    rules, pages = typeset_rulebook(game, markdown, paper_size(paper))
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
     if options.booklet or game.rulebook.booklet:
         sheet = "letter" if paper == "letter" else "a4"
-        half = (max(PAPERS[sheet]) / 2, min(PAPERS[sheet]))
+        half = (max(paper_size(sheet)) / 2, min(paper_size(sheet)))
         # Shrunk onto half a sheet, an A4 page's 7.5 pt running heads would print at 5.3 pt and its 10 pt text at
         # 7 pt: a page larger than half the sheet is typeset again at that size, and printed at full size.
-        if PAPERS[paper][0] > half[0] or PAPERS[paper][1] > half[1]:
+        if paper_size(paper)[0] > half[0] or paper_size(paper)[1] > half[1]:
             rules, pages = typeset_rulebook(game, markdown, half)
         booklet, sides = impose_booklet(rules, sheet)
         files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),

@@ -38,15 +38,6 @@ export_app = typer.Typer(
 )
 
 
-class Paper(str, Enum):
-    """The sheet sizes --paper takes."""
-
-    a4 = "a4"
-    letter = "letter"
-    a3 = "a3"
-    tabloid = "tabloid"
-
-
 class Duplex(str, Enum):
     """How --duplex prints backs."""
 
@@ -92,11 +83,13 @@ VARIANTS = typer.Option(None, "--variant", metavar="NAME", help="Switch on a var
 QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 # what a kit is built with: declared once, for `muster build` and `muster watch` (with_kit_options)
-PAPER = typer.Option(Paper.a4, "--paper", case_sensitive=False, help="Paper size.")
+PAPER = typer.Option("a4", "--paper", metavar="PAPER",
+                     help="Paper: a4, letter, a3, tabloid, a5, each also -landscape (a4-landscape), or a size such "
+                          "as 300mmx400mm or \"11in x 17in\". A deck's or board's paper: in game.yaml wins.")
 DUPLEX = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
                       help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts).")
 KIT = (
-    ("paper", Paper, PAPER),
+    ("paper", str, PAPER),
     ("bleed", str, BLEED),
     ("duplex", Duplex, DUPLEX),
     ("crop_marks", bool, typer.Option(True, "--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.")),
@@ -134,16 +127,17 @@ def with_kit_options(command: Callable) -> Callable:
     return run
 
 
-def kit_options(paper: Paper, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
+def kit_options(paper: str, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
                 variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool,
                 back_offset: str) -> Options:
-    """The Options of a kit from the options of KIT; a bad --bleed or --back-offset is one line and exit 2."""
+    """The Options of a kit from the options of KIT; a bad --paper, --bleed or --back-offset is one line and exit 2."""
     from ..core.errors import MusterError
 
     try:
+        paper_name = console.paper(paper)
         bleed_mm = console.bleed(bleed)
         offset = console.back_offset(back_offset, duplex.value)
     except MusterError as exc:
         console.fail(exc)
-    return Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
+    return Options(paper_name, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
                    calibration, offset)

@@ -8,7 +8,7 @@ from typing import NoReturn
 import typer
 
 from ..core.errors import GameInvalid, MusterError
-from ..core.units import parse_length
+from ..core.units import paper_name, parse_length
 
 MAX_BLEED = 10.0  # mm
 MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
@@ -30,6 +30,14 @@ def invalid(name: str, exc: GameInvalid, what: str = "built") -> NoReturn:
         typer.echo(str(finding), err=True)
     typer.echo(f"{name}: not {what} ({exc.message})", err=True)
     raise typer.Exit(1)
+
+
+def paper(text: str) -> str:
+    """A paper as --paper names it (units.paper_name); a MusterError listing the named papers when it is none."""
+    try:
+        return paper_name(text)
+    except ValueError as exc:
+        raise MusterError(f"--paper: {exc}") from None
 
 
 def bleed(text: str) -> float:

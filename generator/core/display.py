@@ -105,12 +105,13 @@ class Face(NamedTuple):
 
 @dataclass
 class DeckFaces:
-    """A deck laid out: its distinct faces, and for every copy of every card the index of its front and back.
-    A batch of a deck has the same shape: the faces first seen in it, indexed from the deck's first face."""
+    """A deck laid out: its distinct faces, and for every copy of every card the index of its front and back
+    (None: a counter printed on one side). A batch of a deck has the same shape: the faces first seen in it,
+    indexed from the deck's first face."""
 
     faces: list[Face]
     fronts: list[int]
-    backs: list[int]
+    backs: list[int | None]
     findings: list[Finding]
 
     def extend(self, batch: DeckFaces) -> None:

@@ -106,6 +106,16 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Grouping:
+    """How a deck of counters is set in blocks on its sheets: by the values of traits `by`, each block labelled
+    by the template `label` (None: the values' names)."""
+
+    by: tuple[str, ...]
+    label: str | None
+    where: Location
+
+
+@dataclass(frozen=True)
 class Deck:
     """A deck of cards or a set of counters: its cards, layouts, face size, shape and packing, declared size."""
 
@@ -121,10 +131,13 @@ class Deck:
     size_where: Location | None = None
     component: str = "cards"          # "cards": its own cards-<id>.pdf; "tokens": a section of tokens.pdf
     face_size: tuple[float, float] = (63.0, 88.0)
-    shape: str = "rect"               # "rect" or "round" (round tokens get a circular cut line)
+    shape: str = "rect"               # "rect", "round" or "hex" (a circular or hexagonal cut line round each)
     packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
     safe: float | None = None         # mm kept free of text inside the trim; None: 3 mm, less on small faces
     complete: bool = True             # False when a file of the deck could not be read: its size is then unknown
+    paper: str | None = None          # its sheets' paper (units.paper_size); None: the build's
+    orientation: str = "pointy"       # a hex counter's: "pointy" (a corner at the top) or "flat"
+    group: Grouping | None = None     # its counters set in blocks by traits; None: in deck order
 
     @property
     def safe_margin(self) -> float:
@@ -205,6 +218,7 @@ class Board:
     features: Mapping[str, tuple[str, ...]]
     seed: int
     where: Location
+    paper: str | None = None  # the paper it prints or tiles on (units.paper_size); None: the build's
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,16 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class SheetGroup:
+    """One block of a grouped deck of counters: its label, the colour of its zone, and its copies (indices in
+    the deck's order of copies)."""
+
+    label: str
+    colour: str
+    copies: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class DeckPlan:
     """What drawing a deck's sheets and listing it in the manifest need to know of it."""
 
@@ -25,6 +35,10 @@ class DeckPlan:
     size: int | None
     total: int
     where: Location
+    paper: str | None = None  # None: the build's
+    single_sided: bool = False  # a deck of tokens with no back layout: no back pages
+    orientation: str = "pointy"  # a hex counter's
+    groups: tuple[SheetGroup, ...] = ()  # its blocks, when its counters are grouped (layout/groups.py)
 
 
 @dataclass(frozen=True)
@@ -46,10 +60,12 @@ class Plan:
         return [deck_id for deck_id, deck in self.decks.items() if deck.component == "tokens"]
 
 
-def plan_of(game: Game, fonts: tuple[str, ...] = ()) -> Plan:
+def plan_of(game: Game, fonts: tuple[str, ...] = (), groups: dict[str, tuple[SheetGroup, ...]] | None = None) -> Plan:
+    groups = groups or {}
     return Plan(game.id, game.title, game.root, {
         deck.id: DeckPlan(deck.id, deck.component, deck.face_size, deck.shape, deck.packing, deck.size, deck.total,
-                          deck.where) for deck in game.decks.values()}, fonts)
+                          deck.where, deck.paper, deck.back is None,
+                          deck.orientation, groups.get(deck.id, ())) for deck in game.decks.values()}, fonts)
 
 
 @dataclass
@@ -74,6 +90,7 @@ class BoardPlan:
     name: str
     size: tuple[float, float]
     seed: int | None  # the board's own seed, when it places things at random
+    paper: str | None = None  # None: the build's
 
 
 @dataclass(frozen=True)
@@ -88,5 +105,5 @@ class BoardPrint:
 
 
 def board_plan(board: Board) -> BoardPlan:
-    return BoardPlan(board.id, board.name, board.size, board.seed if board.place else None)
+    return BoardPlan(board.id, board.name, board.size, board.seed if board.place else None, board.paper)
 

@@ -14,6 +14,9 @@ PAPERS = {
     "tabloid": (279.4, 431.8),
     "a5": (148.0, 210.0),
 }
+LANDSCAPE = "-landscape"
+MIN_PAPER_MM, MAX_PAPER_MM = 50.0, 2000.0  # a postcard to a plotter's roll
+PAPER_NAMES = tuple(name + turn for name in PAPERS for turn in ("", LANDSCAPE))  # what --paper and paper: name
 
 CARD_SIZES = {
     "poker": (63.0, 88.0),
@@ -61,3 +64,28 @@ def parse_size(value, named: dict[str, tuple[float, float]]) -> tuple[float, flo
     if width <= 0 or height <= 0:
         raise ValueError(f"a size must be positive, got {value!r}")
     return width, height
+
+
+def paper_size(value) -> tuple[float, float]:
+    """(width, height) in mm of a paper: a name of PAPER_NAMES (a4, a4-landscape, ...; any case) or a custom size
+    such as '300mm x 400mm' or '11in x 17in'; a ValueError naming the papers when it is neither."""
+    name = str(value).strip().lower()
+    if name.endswith(LANDSCAPE) and name[:-len(LANDSCAPE)] in PAPERS:
+        width, height = PAPERS[name[:-len(LANDSCAPE)]]
+        return max(width, height), min(width, height)
+    try:
+        size = parse_size(value, PAPERS)
+    except ValueError:
+        raise ValueError(f"expected a paper: one of {', '.join(PAPER_NAMES)}, or a size such as 300mm x 400mm, "
+                         f"got {value!r}") from None
+    if not all(MIN_PAPER_MM <= side <= MAX_PAPER_MM for side in size):
+        raise ValueError(f"each side of a paper must be {MIN_PAPER_MM:g} mm to {MAX_PAPER_MM:g} mm, got {value!r}")
+    return size
+
+
+def paper_name(value) -> str:
+    """A paper as a build records it: a named one in lower case, a custom size as written; a ValueError when
+    `value` is not a paper."""
+    paper_size(value)
+    name = str(value).strip()
+    return name.lower() if name.lower() in PAPER_NAMES else name

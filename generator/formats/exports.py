@@ -67,7 +67,7 @@ class Entry:
     title: str
     count: int
     front: int
-    back: int
+    back: int | None  # None: a counter printed on one side
 
     @property
     def stem(self) -> str:
@@ -148,32 +148,36 @@ def manifest(game, deck, export: str, settings: dict, cards: list[dict], files: 
 
 
 def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
-    """<nnn>-<id>-front.png and -back.png per distinct card, cards.csv with the counts, manifest.json."""
+    """<nnn>-<id>-front.png and -back.png (none for a one-sided counter) per distinct card, cards.csv with the
+    counts, manifest.json."""
     rows = entries(deck, laid)
     size = png_size(deck.face_size, bleed, dpi)
-    wanted = {index: [size] for row in rows for index in (row.front, row.back)}
+    wanted = {index: [size] for row in rows for index in (row.front, row.back) if index is not None}
     encoded = {index: png_bytes(image, dpi) for (index, _), image in
                rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}",
                                deck.where)}
     files: list[dict] = []
     cards = []
     for row in rows:
-        front, back = f"{row.stem}-front.png", f"{row.stem}-back.png"
+        front, back = f"{row.stem}-front.png", f"{row.stem}-back.png" if row.back is not None else ""
         write(staging, front, encoded[row.front], files)
-        write(staging, back, encoded[row.back], files)
+        if back:
+            write(staging, back, encoded[row.back], files)
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count,
                       "front": front, "back": back})
     write(staging, "cards.csv", _cards_csv(cards), files)
     trim = png_size(deck.face_size, 0.0, dpi)
     settings = {"dpi": dpi, "bleed_mm": bleed, "pixels": list(size), "trim_pixels": list(trim)}
-    summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {2 * len(rows)} PNGs of "
+    pngs = len(rows) + sum(row.back is not None for row in rows)
+    summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {pngs} PNGs of "
                f"{size[0]} x {size[1]} px ({dpi} dpi, {bleed:g} mm bleed; trim {trim[0]} x {trim[1]} px) "
                f"-> {staging.folder}")
     return DeckExport(manifest(game, deck, "png", settings, cards, files), summary)
 
 
 def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
-    """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back; MediaBox = BleedBox, TrimBox = card."""
+    """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back (none for a one-sided counter);
+    MediaBox = BleedBox, TrimBox = card."""
     from ..core.files import sha256
 
     rows = entries(deck, laid)
@@ -182,15 +186,17 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
     for row in rows:
         name = f"{row.stem}.pdf"
         target = staging.path(name)
-        write_face_pages(target, f"{game.title}: {row.title}", laid.faces, [row.front, row.back], deck.face_size,
-                         bleed, boxes=True)
+        write_face_pages(target, f"{game.title}: {row.title}", laid.faces,
+                         [index for index in (row.front, row.back) if index is not None], deck.face_size, bleed,
+                         boxes=True)
         files.append({"file": name, "sha256": sha256(target)})
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count, "file": name})
     write(staging, "cards.csv", _cards_csv(cards), files)
     w, h = deck.face_size
     points = [round((w + 2 * bleed) * PT_PER_MM, 3), round((h + 2 * bleed) * PT_PER_MM, 3)]
     settings = {"bleed_mm": bleed, "page_pt": points, "trim_pt": [round(w * PT_PER_MM, 3), round(h * PT_PER_MM, 3)]}
-    summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {len(rows)} two-page PDFs of "
+    pages = "one-page" if deck.back is None else "two-page"
+    summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {len(rows)} {pages} PDFs of "
                f"{w + 2 * bleed:g} x {h + 2 * bleed:g} mm (trim {w:g} x {h:g} mm) -> {staging.folder}")
     return DeckExport(manifest(game, deck, "pdf", settings, cards, files), summary)
 

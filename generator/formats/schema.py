@@ -23,7 +23,7 @@ from ..reading.spec import (
 )
 from ..core.model import Game, Trait, Vocabulary
 from ..core.files import atomic_write
-from ..core.units import CARD_SIZES, MM_PER, NUMBER
+from ..core.units import CARD_SIZES, MM_PER, NUMBER, PAPER_NAMES
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -113,6 +113,7 @@ KIND_SCHEMAS = {
     "font": lambda key: _font(),
     "length": lambda key: _ref("length"),
     "size": lambda key: _ref("size"),
+    "paper": lambda key: {"anyOf": [{"enum": list(PAPER_NAMES)}, {"type": "string", "pattern": SIZE}]},
     "colour": lambda key: _ref("colour"),
     "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
     "scalar": lambda key: dict(_SCALAR),
@@ -163,7 +164,9 @@ SECTION_RULES = {
     ICON: lambda: {"oneOf": _one_of_keys("glyph", "image")},
     TRAIT: lambda: {"allOf": [{"if": {"properties": {"kind": {"enum": ["code", "codes"]}}},
                                "then": {"required": ["vocabulary"]}, "else": {"not": {"required": ["vocabulary"]}}}]},
-    DECK: lambda: {"oneOf": _one_of_keys("file", "files")},
+    DECK: lambda: {"oneOf": _one_of_keys("file", "files"),
+                   "if": {"properties": {"component": {"const": "tokens"}}, "required": ["component"]},
+                   "else": {"required": ["back"]}},  # cards need a back: tokens may print on one side
     RULE: lambda: {"oneOf": _one_of_keys(*RULE_KINDS)},
     TOTAL: lambda: {"anyOf": _one_of_keys(*COUNT.names)},
     COUNT: lambda: {"anyOf": _one_of_keys(*COUNT.names)},

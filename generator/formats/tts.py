@@ -4,7 +4,7 @@ numbers TTS's Custom Deck dialog asks for."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.errors import MusterError
 from ..core.units import MM_PER
@@ -69,6 +69,8 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
         raise MusterError(f"deck '{deck.id}' has no cards to export")
     chunks = tts_chunks(copies)
     grid = tts_grid(deck.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all the deck's sheets
+    if deck.back is None:  # a one-sided counter: TTS needs a back, and shows its face on both sides
+        laid = replace(laid, backs=list(laid.fronts))
     unique = len(set(laid.backs)) > 1
     hidden = laid.backs[0]  # shown by TTS for cards hidden in a hand: the deck's (first) back
     needed = set(laid.fronts) | (set(laid.backs) if unique else set()) | {hidden}

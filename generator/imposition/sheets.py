@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..core.display import Ellipse, Line, Rect
+from ..core.display import Ellipse, Line, Polygon, Rect
 from ..core.errors import MusterError
 
 MARGIN = 4.0        # mm from the paper's edge to the outer bleed: room for crop marks
@@ -48,7 +48,18 @@ class Arrangement:
     slots: tuple[Slot, ...]
     marks: tuple[Line, ...]
     fold: Line | None = None
-    cut: str | None = None  # "outline" (edge-to-edge counters: shared cut lines) or "circle" (round counters)
+    cut: str | None = None  # "outline" (edge-to-edge counters: shared cut lines), "circle", "pointy" or "flat" (hex)
+    bleed: float = 0.0
+    crop_marks: bool = True
+
+    def marks_for(self, slots: list[Slot]) -> tuple[Line, ...]:
+        """The crop marks of a sheet holding faces in `slots` only (on the left half when folded): at the trim
+        lines of those slots, none along the empty rows and columns of a sheet not filled."""
+        if not self.crop_marks or not slots:
+            return ()
+        if len(slots) == len(self.slots):
+            return self.marks
+        return sheet_marks(slots, self.paper, self.bleed, self.fold is not None)
 
     def cut_guides(self, slots) -> list:
         """Thin cut lines drawn over the placed faces, for packings whose faces have no bleed to cut in."""
@@ -56,11 +67,24 @@ class Arrangement:
             return [Rect(s.x, s.y, s.w, s.h, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
         if self.cut == "circle":
             return [Ellipse(s.x + s.w / 2, s.y + s.h / 2, s.w / 2, s.h / 2, None, CUT_COLOUR, CUT_WIDTH) for s in slots]
+        if self.cut in ("pointy", "flat"):
+            return [Polygon(hexagon(s, self.cut), None, CUT_COLOUR, CUT_WIDTH) for s in slots]
         return []
 
     @property
     def per_sheet(self) -> int:
         return len(self.slots)
+
+
+def hexagon(slot: Slot, orientation: str) -> tuple[tuple[float, float], ...]:
+    """The corners of the hex filling a slot's trim box: a corner at the top (pointy) or a flat side (flat). The
+    hex is symmetric about both of the box's axes, so a back mirrored behind its front is cut by the same line."""
+    x, y, w, h = slot.x, slot.y, slot.w, slot.h
+    if orientation == "pointy":
+        corners = ((w / 2, 0), (w, h / 4), (w, 3 * h / 4), (w / 2, h), (0, 3 * h / 4), (0, h / 4))
+    else:
+        corners = ((0, h / 2), (w / 4, 0), (3 * w / 4, 0), (w, h / 2), (3 * w / 4, h), (w / 4, h))
+    return tuple((round(x + dx, 4), round(y + dy, 4)) for dx, dy in corners)
 
 
 def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[int, float, float]:
@@ -75,11 +99,12 @@ def _axis(paper: float, card: float, bleed: float, start: float = 0.0) -> tuple[
 
 
 def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float, crop_marks: bool = True,
-         fold: bool = False, packing: str = "spaced", shape: str = "rect") -> Arrangement:
+         fold: bool = False, packing: str = "spaced", shape: str = "rect", orientation: str = "pointy") -> Arrangement:
     """The slots of one sheet. With `fold`, fronts fill the left half of a landscape sheet.
 
     `packing="sheet"` sets faces edge to edge with no bleed between them (a counter sheet: one cut serves two
-    counters); round faces get a circular cut line.
+    counters); round faces get a circular cut line, hex faces (`orientation` pointy or flat) a hexagonal one
+    inside their box: each counter cut on its own, the box round the hex its bleed.
     """
     if packing == "sheet":
         bleed = 0.0
@@ -101,31 +126,45 @@ def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float,
                 left=bleed if col == 0 else gutter_x / 2, right=bleed if col == cols - 1 else gutter_x / 2,
                 top=bleed if row == 0 else gutter_y / 2, bottom=bleed if row == rows - 1 else gutter_y / 2,
             ))
-    marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed) if crop_marks else ()
+    marks = sheet_marks(slots, (width, height), bleed, fold) if crop_marks else ()
+    fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
+    cut = "circle" if shape == "round" else orientation if shape == "hex" else "outline" if packing == "sheet" else None
+    return Arrangement((width, height), tuple(slots), marks, fold_line, cut, bleed, crop_marks)
+
+
+def sheet_marks(slots: list[Slot], paper: tuple[float, float], bleed: float, fold: bool) -> tuple[Line, ...]:
+    """The crop marks of `slots`; on a folded sheet, of the left half and mirrored on the right."""
+    width, height = paper
+    marks = _crop_marks(slots, (width / 2 if fold else width, height), bleed)
     if fold:
         marks += tuple(m._replace(x1=width - m.x1, x2=width - m.x2) for m in marks)
-    fold_line = Line(width / 2, 0, width / 2, height, "#808080", MARK_WIDTH, (2.0, 2.0)) if fold else None
-    cut = "circle" if shape == "round" else "outline" if packing == "sheet" else None
-    return Arrangement((width, height), tuple(slots), marks, fold_line, cut)
+    return marks
 
 
 def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> tuple[Line, ...]:
-    """Short lines in the margin on the extension of every trim edge, outside the bleed and within `area`."""
-    left = min(s.x for s in slots) - bleed
-    right = max(s.x + s.w for s in slots) + bleed
-    top = min(s.y for s in slots) - bleed
-    bottom = max(s.y + s.h for s in slots) + bleed
-    xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
-    ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
+    """Short lines on the extension of the trim edges of `slots`, outside the bleed and within `area`: each trim
+    line marked just beyond the outermost of the slots it bounds, so a sheet not filled is marked along its
+    pieces only (on a full grid: in the margin)."""
+    xs: dict[float, list[Slot]] = {}
+    ys: dict[float, list[Slot]] = {}
+    for s in slots:
+        for x in (s.x, s.x + s.w):
+            xs.setdefault(round(x, 4), []).append(s)
+        for y in (s.y, s.y + s.h):
+            ys.setdefault(round(y, 4), []).append(s)
     marks = []
-    reach_top, reach_bottom = top - MARK_OFFSET, area[1] - bottom - MARK_OFFSET
-    reach_left, reach_right = left - MARK_OFFSET, area[0] - right - MARK_OFFSET
-    for x in xs:
+    for x in sorted(xs):
+        top = min(s.y for s in xs[x]) - bleed
+        bottom = max(s.y + s.h for s in xs[x]) + bleed
+        reach_top, reach_bottom = top - MARK_OFFSET, area[1] - bottom - MARK_OFFSET
         if reach_top > 1:
             marks.append(Line(x, top - MARK_OFFSET - min(reach_top - 0.5, 5), x, top - MARK_OFFSET, "#000000", MARK_WIDTH))
         if reach_bottom > 1:
             marks.append(Line(x, bottom + MARK_OFFSET, x, bottom + MARK_OFFSET + min(reach_bottom - 0.5, 5), "#000000", MARK_WIDTH))
-    for y in ys:
+    for y in sorted(ys):
+        left = min(s.x for s in ys[y]) - bleed
+        right = max(s.x + s.w for s in ys[y]) + bleed
+        reach_left, reach_right = left - MARK_OFFSET, area[0] - right - MARK_OFFSET
         if reach_left > 1:
             marks.append(Line(left - MARK_OFFSET - min(reach_left - 0.5, 5), y, left - MARK_OFFSET, y, "#000000", MARK_WIDTH))
         if reach_right > 1:
@@ -143,17 +182,21 @@ class Sheet:
     placements: tuple[tuple[Slot, int], ...]
     overlay: tuple = ()
     trim: tuple[float, float, float, float] | None = None  # x, y, w, h: the page's TrimBox (BleedBox: the page)
+    underlay: tuple = ()  # drawn under the faces: the zones and labels of grouped counters (groups.py)
 
 
-def _sheet(side: str, arrangement: Arrangement, placements: tuple) -> Sheet:
-    overlay = tuple(arrangement.cut_guides(slot for slot, _ in placements)) + arrangement.marks
+def _sheet(side: str, arrangement: Arrangement, placements: tuple, marked: tuple | None = None) -> Sheet:
+    """A page of `placements`, crop marks at the trim lines of the `marked` ones (default: all of them)."""
+    marks = arrangement.marks_for([slot for slot, _ in (placements if marked is None else marked)])
+    overlay = tuple(arrangement.cut_guides(slot for slot, _ in placements)) + marks
     if arrangement.fold is not None:
         overlay += (arrangement.fold,)
     return Sheet(side, arrangement.paper, placements, overlay)
 
 
 def sheets(fronts: list[int], backs: list[int], arrangement: Arrangement, duplex: str):
-    """Pages in print order. `fronts[i]` and `backs[i]` are the faces of the i-th card copy.
+    """Pages in print order. `fronts[i]` and `backs[i]` are the faces of the i-th card copy; a back of None is
+    left blank, and a back page with nothing on it is left out.
 
     long/short: front page k is followed by its back page, each back behind its front.
     fold: each page carries fronts on the left half and their backs mirrored across the fold.
@@ -168,13 +211,17 @@ def sheets(fronts: list[int], backs: list[int], arrangement: Arrangement, duplex
         for chunk in chunks:
             yield _sheet("front", arrangement, tuple((arrangement.slots[j], fronts[i]) for j, i in enumerate(chunk)))
         for chunk in chunks:
-            yield _sheet("back", arrangement, tuple((arrangement.slots[j], backs[i]) for j, i in enumerate(chunk)))
+            back = tuple((arrangement.slots[j], backs[i]) for j, i in enumerate(chunk) if backs[i] is not None)
+            if back:
+                yield _sheet("back", arrangement, back)
         return
     for chunk in chunks:
         front = tuple((arrangement.slots[j], fronts[i]) for j, i in enumerate(chunk))
-        back = tuple((arrangement.slots[j].mirrored(arrangement.paper, edge), backs[i]) for j, i in enumerate(chunk))
+        back = tuple((arrangement.slots[j].mirrored(arrangement.paper, edge), backs[i]) for j, i in enumerate(chunk)
+                     if backs[i] is not None)
         if duplex == "fold":
-            yield _sheet("both", arrangement, front + back)
+            yield _sheet("both", arrangement, front + back, front)
         else:
             yield _sheet("front", arrangement, front)
-            yield _sheet("back", arrangement, back)
+            if back:
+                yield _sheet("back", arrangement, back)

@@ -54,7 +54,7 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
     and as `cards` only those of the deck's cards it has not laid out before."""
     subject = f"deck '{deck.id}'"
     evaluators, findings = {}, []
-    for which in ("face", "back"):
+    for which in ("face", "back") if deck.back or deck.component == "cards" else ("face",):  # tokens: one-sided
         field = f"decks.{deck.id}.{which}"
         evaluators[which] = attempt(partial(_evaluator, game, deck, which, bleed, field, evaluator), findings, deck.where, field,
                                     subject)
@@ -81,7 +81,9 @@ def _evaluator(game: Game, deck: Deck, which: str, bleed: float, field: str,
                evaluator: Callable[..., Evaluator]) -> Evaluator:
     name = deck.face if which == "face" else deck.back
     if not name:
-        raise MusterError(f"deck '{deck.id}' has no {which} layout", deck.where, code="missing-layout")
+        raise MusterError(f"deck '{deck.id}' has no {which} layout"
+                          f"{' (only a deck of tokens may go without a back)' if which == 'back' else ''}",
+                          deck.where, code="missing-layout")
     return evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size, field)
 
 
@@ -111,7 +113,7 @@ def _lay_out_card(card: Card, shared: dict, warnings: bool, evaluators: dict[str
             batch.faces.append(face)
         drawn.append(number)
     batch.fronts.extend([drawn[0]] * card.count)
-    batch.backs.extend([drawn[1]] * card.count)
+    batch.backs.extend([drawn[1] if len(drawn) > 1 else None] * card.count)
 
 
 def _drawing(which: str, card: Card) -> str:

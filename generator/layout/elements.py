@@ -73,6 +73,13 @@ def circle(values: dict, element: Element, canvas: Canvas, found: list[Finding])
                     values["stroke_width"])]
 
 
+def ellipse(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    """An ellipse filling its box (x, y, w, h): the armour oval of a unit symbol, a counter's rim."""
+    rx, ry = values["w"] / 2, values["h"] / 2
+    return [Ellipse(values["x"] + rx, values["y"] + ry, rx, ry, values.get("fill"), values.get("stroke"),
+                    values["stroke_width"])]
+
+
 def polygon(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
     numbers = [parse_length(n, bare_unit="mm") for n in re.split(r"[\s,]+", values["points"].strip()) if n]
     if len(numbers) < 6 or len(numbers) % 2:
@@ -204,4 +211,4 @@ def _label(label: str, cx: float, cy: float, font: str, size: float, colour: str
 
 
 ELEMENTS = {"box": box, "line": line, "circle": circle, "polygon": polygon, "image": image, "text": text,
-            "paragraph": paragraph, "grid": grid}
+            "paragraph": paragraph, "grid": grid, "ellipse": ellipse}

@@ -28,6 +28,8 @@ FIELDS: dict[str, dict[str, str]] = {
     "circle": {"cx": "length", "cy": "length", "r": "length", "fill": "colour", "stroke": "colour",
                "stroke_width": "length"},
     "polygon": {"points": "text", "fill": "colour", "stroke": "colour", "stroke_width": "length"},
+    "ellipse": {"x": "length", "y": "length", "w": "length", "h": "length", "fill": "colour", "stroke": "colour",
+                "stroke_width": "length"},
     "text": {"x": "length", "y": "length", "w": "length", "h": "length", "text": "text", "font": "font",
              "size": "number", "min_size": "number", "colour": "colour", "align": "align"},
     "paragraph": {"x": "length", "y": "length", "w": "length", "h": "length", "text": "text", "font": "font",
@@ -42,6 +44,7 @@ REQUIRED = {
     "box": ("x", "y", "w", "h"), "line": ("x1", "y1", "x2", "y2"), "circle": ("cx", "cy", "r"),
     "polygon": ("points",), "text": ("x", "y", "w", "h", "text"), "paragraph": ("x", "y", "w", "h", "text"),
     "image": ("x", "y", "w", "h", "src"), "grid": ("x", "y", "columns", "rows", "cell"),
+    "ellipse": ("x", "y", "w", "h"),
 }
 DEFAULTS = {"font": "text", "size": 9, "colour": "#000000", "align": "left", "valign": "top", "leading": 1.2,
             "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False, "shape": "square",

@@ -22,7 +22,8 @@ from .tracing import Outline, TracingEvaluator
 
 
 class Laid(NamedTuple):
-    """One card laid out: its front and back (None for a card of no copies) and what its layouts found."""
+    """One card laid out: its front and back (None for a card of no copies, and the back of a one-sided counter)
+    and what its layouts found."""
 
     front: Face | None
     back: Face | None
@@ -77,7 +78,8 @@ class CardLayouts:
             faces += batch.faces
             if card.count > 0 and not batch.fronts:  # its layout stopped: the batch's findings say why
                 return laid, batch.findings, False
-            front, back = (faces[batch.fronts[0]], faces[batch.backs[0]]) if batch.fronts else (None, None)
+            front, back = (faces[batch.fronts[0]], batch.backs[0]) if batch.fronts else (None, None)
+            back = None if back is None else faces[back]  # None too for a counter printed on one side
             laid.append(Laid(front, back, tuple(batch.findings)))
         if len(laid) < len(cards):  # a layout could not be read: said in the one batch there was
             return laid, [f for card in laid for f in card.findings], False

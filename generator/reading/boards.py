@@ -61,7 +61,7 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             layout=body["layout"], size=size, grid=grid,
             place=frozen(_placements(reader, body, field, constants, grid)),
             features=frozen(_features(reader, body, field, grid)), seed=reader.value(body, BOARD["seed"], field),
-            where=where,
+            where=where, paper=reader.value(body, BOARD["paper"], field),
         )
     return result
 

@@ -9,12 +9,12 @@ import dataclasses
 from pathlib import Path
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
-from ..core.model import Card, Deck, frozen
+from ..core.model import Card, Deck, Grouping, frozen
 from .kinds import describe
 from .reader import Reader, at, join
 from ..core.files import confined
 from .sourcemap import Map, Seq, load_yaml
-from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME, RESERVED_CARD_KEYS
+from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME, GROUP, RESERVED_CARD_KEYS
 from .traits import parse_trait
 from .worksheets import SUFFIXES, card_maps, read_header, read_sheet, unknown_columns
 
@@ -54,7 +54,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
             reader.error(at(body, "files"), join(field, "files"), "expected a list of file names", "wrong-type")
             continue
-        component, face_size, shape, packing, safe = _deck_format(reader, body, field, card_size)
+        component, face_size, shape, packing, safe, orientation = _deck_format(reader, body, field, card_size)
         source = _source(reader, body, field, _Source(deck_id, traits, vocabularies, component == "cards"), names)
         cards: list[Card] = []
         files = []
@@ -83,12 +83,37 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             where=where,
             size_where=at(body, "size"),
             component=component, face_size=face_size, shape=shape, packing=packing, safe=safe, complete=complete,
+            paper=reader.value(body, DECK["paper"], field), orientation=orientation,
+            group=_grouping(reader, body, field, traits),
         )
     return result
 
 
+def _grouping(reader: Reader, body: Map, field: str, traits: dict) -> Grouping | None:
+    """How the deck's counters are set in blocks (`group:`), its traits known; None when not grouped."""
+    if "group" not in body:
+        return None
+    spec = reader.section(body, DECK["group"], field)
+    field = join(field, "group")
+    reader.keys(spec, field, GROUP)
+    by = spec.get("by")
+    if by is None:  # reported by Reader.keys
+        return None
+    by = [by] if isinstance(by, str) else by
+    if not isinstance(by, list) or not by or not all(isinstance(name, str) for name in by):
+        reader.error(at(spec, "by"), join(field, "by"), "expected a trait or a list of traits", "wrong-type")
+        return None
+    for name in by:
+        if name not in traits:
+            reader.error(at(spec, "by"), join(field, "by"),
+                         f"unknown trait '{name}'{did_you_mean(name, list(traits))}", "unknown-trait")
+            return None
+    return Grouping(tuple(by), reader.value(spec, GROUP["label"], field, default=None), spec.where)
+
+
 def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, float]):
-    """What a deck prints as: its component, face size, shape and packing (defaults: the game's cards)."""
+    """What a deck prints as: its component, face size, shape, packing, safe margin and a hex's orientation
+    (defaults: the game's cards)."""
     component = reader.value(body, DECK["component"], field)
     spec = reader.section(body, DECK["format"], field)
     field = join(field, "format")
@@ -96,7 +121,7 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
     safe = reader.value(spec, FORMAT["safe"], field, default=None)
     size = reader.value(spec, FORMAT["size"], field, default=card_size)
     shape, packing = reader.value(spec, FORMAT["shape"], field), reader.value(spec, FORMAT["packing"], field)
-    return component, size, shape, packing, safe
+    return component, size, shape, packing, safe, reader.value(spec, FORMAT["orientation"], field)
 
 
 def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[str]) -> _Source:

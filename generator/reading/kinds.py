@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ..core import fonts
 from ..core.errors import MusterError
-from ..core.units import CARD_SIZES, parse_length, parse_size
+from ..core.units import CARD_SIZES, paper_name, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -101,6 +101,13 @@ def _face_size(value, key) -> tuple[float, float]:
     return size
 
 
+def _paper(value, key) -> str:
+    try:
+        return paper_name(value)
+    except ValueError as exc:
+        raise MusterError(str(exc), code="bad-paper") from None
+
+
 def _colour(value, key) -> str:
     if not isinstance(value, str) or not COLOUR.match(value):
         raise MusterError(f"expected a colour such as \"#3b3b3b\", got {describe(value)}", code="bad-colour")
@@ -138,6 +145,7 @@ CHOICE = Kind("choice", "one of", _choice)
 FONT = Kind("font", "font", _font)
 LENGTH = Kind("length", "length", _length)
 FACE_SIZE = Kind("size", "size", _face_size)
+PAPER = Kind("paper", "paper", _paper)
 HEX_COLOUR = Kind("colour", "colour", _colour)
 TOKENS = Kind("tokens", "list of tokens", _tokens)
 SCALAR = Kind("scalar", "number or text")

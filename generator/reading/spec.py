@@ -18,7 +18,7 @@ from typing import Any
 from ..core.model import TRAIT_KINDS
 from .kinds import (
     BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DECK_ID, DECK_IDS, FACE_SIZE, FILE, FILES, FONT, FORMULA, FREE, HEX_COLOUR,
-    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
+    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
     TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
 )
 
@@ -30,7 +30,8 @@ MIN_FACE_MM, MAX_FACE_MM = 5.0, 600.0
 MIN_BOARD_MM, MAX_BOARD_MM = 10.0, 2000.0
 MAX_GRID_LINES = 200
 COMPONENTS = ("cards", "tokens")
-SHAPES = ("rect", "round")
+SHAPES = ("rect", "round", "hex")
+ORIENTATIONS = ("pointy", "flat")  # a hex counter's: a corner at the top, or a flat side
 PACKINGS = ("spaced", "sheet")
 BOARD_SHAPES = ("square", "hex")
 RULEBOOK_PAPERS = ("a4", "letter", "a5")
@@ -147,12 +148,21 @@ TRAIT = Section("traits.<name>", (
 FORMAT = Section("decks.<id>.format", (
     Key("size", FACE_SIZE, "The faces' size: a card size, counter-1/2in to counter-1in, or \"20mm x 20mm\".",
         default=Derived("the game's card size"), **FACE),
-    Key("shape", CHOICE, "rect, or round: a thin circular cut line is printed round each face.", default="rect",
-        choices=SHAPES),
+    Key("shape", CHOICE, "rect; round or hex: a thin circular or hexagonal cut line is printed round each face.",
+        default="rect", choices=SHAPES),
+    Key("orientation", CHOICE, "A hex counter's: pointy (a corner at the top) or flat (a flat side at the top).",
+        default="pointy", choices=ORIENTATIONS),
     Key("packing", CHOICE, "spaced: bleed and crop marks; sheet: edge to edge, shared cut lines.",
         default="spaced", choices=PACKINGS),
     Key("safe", LENGTH, "Text is kept this far inside the edge.",
         default=Derived("3 mm, 6 % of the side on small faces")),
+))
+
+GROUP = Section("decks.<id>.group", (
+    Key("by", TRAIT_NAMES, "The trait, or traits, whose values set the counters in blocks: side, [side, formation].",
+        required=True),
+    Key("label", STRING, "Each block's label: a template over group.<trait> (the value's name) and group.codes.",
+        default=Derived("the values' names, joined by \" · \"")),
 ))
 
 DECK = Section("decks.<id>", (
@@ -162,7 +172,8 @@ DECK = Section("decks.<id>", (
     Key("size", INTEGER, "Declared size: the sum of the counts must equal it.", minimum=0, maximum=MAX_CARDS_PER_DECK),
     Key("face", FILE, "Layout of the faces: in the game folder, else the bundled layouts/.", required=True,
         reported_by="layout.lay_out_batches"),
-    Key("back", FILE, "Layout of the backs.", required=True, reported_by="layout.lay_out_batches"),
+    Key("back", FILE, "Layout of the backs; required of cards; tokens without one print on one side, no back pages.",
+        default=Derived("none for tokens")),
     Key("style", FREE, "Free data handed to the layouts as deck.<key>."),
     Key("component", CHOICE, "cards, or tokens: printed into the game's tokens.pdf.", default="cards",
         choices=COMPONENTS),
@@ -171,6 +182,9 @@ DECK = Section("decks.<id>", (
     Key("columns", MAP, "A spreadsheet deck's header -> the card key it holds: {Name: title, Qty: count}.",
         of=STRING),
     Key("ignore", TOKENS, "A spreadsheet deck's columns left unread: [Notes, TGC code].", default=[]),
+    Key("paper", PAPER, "The paper its sheets print on: a4, a4-landscape, ... or \"300mm x 400mm\".",
+        default=Derived("the build's paper")),
+    Key("group", MAPPING, "Counters set in blocks by a trait, each on a zone of its colour with a label.", of=GROUP),
 ))
 
 BOUNDS = (
@@ -230,6 +244,8 @@ BOARD = Section("boards.<id>", (
     Key("features", MAP, "Cells named by the data: difficult: [B4, G5].", of=CELLS),
     Key("seed", INTEGER, "The seed of place; `muster build --seed N` overrides it.", default=1, minimum=0,
         maximum=2**31),
+    Key("paper", PAPER, "The paper it prints (or tiles) on: a4, a3-landscape, ... or \"300mm x 400mm\".",
+        default=Derived("the build's paper")),
 ))
 
 RULEBOOK = Section("rulebook", (
@@ -279,5 +295,5 @@ DECK_FILE = Section("<deck>.yaml", (
 RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
-SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, RULE, COUNT, TOTAL, VARIANT, BOARD, GRID,
+SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL, VARIANT, BOARD, GRID,
             PLACE, RULEBOOK, DECK_FILE, CARD)

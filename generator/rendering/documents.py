@@ -15,7 +15,8 @@ from ..core.errors import Finding, MusterError
 from ..core.files import sha256
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
-from ..core.units import PAPERS
+from ..core.units import paper_size
+from ..imposition.groups import grouped_sheets
 from ..imposition.sheets import arrange, sheets
 from ..imposition.tiles import tiles
 from .render import SheetWriter
@@ -41,8 +42,9 @@ def draw_decks(plan: Plan, batches: dict[str, Iterable[DeckFaces]], path: Callab
 
 def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[DeckFaces]], file: str,
                 path: Callable[[str], Path], kind: str, options: Options, findings: dict[str, list[Finding]]) -> Built:
-    """`file`, holding the sheets of the given decks, fronts and their backs. Consecutive decks printed alike
-    (same face size, shape and packing: the two armies' counters, say) share their sheets.
+    """`file`, holding the sheets of the given decks, fronts and their backs (none for single-sided tokens, in
+    every duplex mode). Consecutive decks printed alike (same face size, shape, packing, paper and sides: the two
+    armies' counters, say) share their sheets.
 
     Sheets are drawn as the decks' batches arrive; each batch's findings go to `findings`. A face is drawn as a
     form once it has been used more than once in the batches so far: a shared back from its first sheet on.
@@ -52,9 +54,11 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     per_sheet = {}
     for group in _alike(plan, deck_ids):
         deck = plan.decks[group[0]]
+        duplex = "long" if deck.single_sided else options.duplex  # sheets() leaves out back pages with nothing on
         try:
-            arrangement = arrange(PAPERS[options.paper], deck.face_size, options.bleed, options.crop_marks,
-                          fold=options.duplex == "fold", packing=deck.packing, shape=deck.shape)
+            arrangement = arrange(paper_size(deck.paper or options.paper), deck.face_size, options.bleed,
+                                  options.crop_marks, fold=duplex == "fold", packing=deck.packing, shape=deck.shape,
+                                  orientation=deck.orientation)
         except MusterError as exc:
             raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
         per_sheet.update({deck_id: arrangement.per_sheet for deck_id in group})
@@ -69,15 +73,17 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
                 findings[deck_id] += batch.findings
                 faces += batch.faces
                 new_fronts = [index + offset for index in batch.fronts]
-                new_backs = [index + offset for index in batch.backs]
-                uses.update(new_fronts + new_backs)
+                new_backs = [None if index is None else index + offset for index in batch.backs]
+                uses.update(new_fronts + [index for index in new_backs if index is not None])
                 fronts += new_fronts
                 backs += new_backs
-                ready = 0 if options.duplex == "none" else len(fronts) - len(fronts) % arrangement.per_sheet
-                for sheet in sheets(fronts[:ready], backs[:ready], arrangement, options.duplex):
+                ready = 0 if duplex == "none" or deck.groups else len(fronts) - len(fronts) % arrangement.per_sheet
+                for sheet in sheets(fronts[:ready], backs[:ready], arrangement, duplex):
                     writer.sheet(sheet, faces)
                 del fronts[:ready], backs[:ready]
-        for sheet in sheets(fronts, backs, arrangement, options.duplex):
+        last = (grouped_sheets(fronts, backs, deck.groups, arrangement, duplex) if deck.groups
+                else sheets(fronts, backs, arrangement, duplex))
+        for sheet in last:
             writer.sheet(sheet, faces)
     writer.save()
     counts = {deck_id: plan.decks[deck_id].total for deck_id in deck_ids}
@@ -87,13 +93,15 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
 
 
 def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
-    """The decks in runs that print on the same grid."""
+    """The decks in runs that print on the same grid of the same paper."""
     groups: list[list[str]] = []
     for deck_id in deck_ids:
         deck = plan.decks[deck_id]
-        if groups:
+        if groups and not deck.groups:  # a grouped deck has its sheets to itself
             last = plan.decks[groups[-1][0]]
-            if (last.face_size, last.shape, last.packing) == (deck.face_size, deck.shape, deck.packing):
+            print_as = (deck.face_size, deck.shape, deck.orientation, deck.packing, deck.paper, deck.single_sided)
+            if not last.groups and (last.face_size, last.shape, last.orientation, last.packing, last.paper,
+                                    last.single_sided) == print_as:
                 groups[-1].append(deck_id)
                 continue
         groups.append([deck_id])
@@ -105,7 +113,7 @@ def board_sheets(title: str, document: BoardPrint, target: Path, options: Option
     grids = {}  # each board's tiles, columns x rows
     writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale, options.back_offset)
     for board in document.boards:
-        tiling = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}")
+        tiling = tiles(board.size, paper_size(board.paper or options.paper), f"{title} · {board.name}")
         grids[board.id] = f"{tiling.columns}x{tiling.rows}"
         writer.start_section({})
         for sheet in tiling.sheets:

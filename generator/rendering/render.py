@@ -230,6 +230,8 @@ class SheetWriter:
         if shift:
             c.saveState()
             c.translate(self.back_offset[0] * PT_PER_MM, -self.back_offset[1] * PT_PER_MM)
+        if sheet.underlay:
+            self.painter.paint(sheet.underlay, height)
         for slot, index in sheet.placements:
             face = faces[index]
             c.saveState()
