@@ -87,8 +87,9 @@ def entries(deck, laid) -> list[Entry]:
     return result
 
 
-def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
-    """The game, the decks to export, and each laid out; GameInvalid when the game has errors."""
+def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every: bool = False):
+    """The game, the decks to export (with `every` and no deck named: counters too), and each laid out;
+    GameInvalid when the game has errors."""
     from ..layout.cards import lay_out_cards
     from ..reading.loading import load_game
     from ..checking import require_valid_data
@@ -101,7 +102,7 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
         decks = [game.decks[d] for d in dict.fromkeys(deck_ids)]
     else:
         # the card decks; a game of counters alone (the grid battle) exports its counters
-        decks = [deck for deck in game.decks.values() if deck.component == "cards"] or list(game.decks.values())
+        decks = [deck for deck in game.decks.values() if every or deck.component == "cards"] or list(game.decks.values())
     findings = require_valid_data(game)
     laid = {deck.id: lay_out_cards(game, deck, bleed, warnings=False) for deck in decks}
     findings += [f for deck in laid.values() for f in deck.findings]
@@ -196,24 +197,35 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
 
 
 def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
-               export: Callable[..., DeckExport], progress: Callable | None = None) -> list[str]:
+               export: Callable[..., DeckExport], progress: Callable | None = None,
+               finish: Callable | None = None, every: bool = False) -> list[str]:
     """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/ (`export(game, deck, laid, staging)`
     writes through the deck's Staging), and moves the files into place together once all are written.
     `progress(decks, label)`, when given, wraps the decks in a context that reports them as they are done.
-    Returns the summary lines."""
+    `finish(game, exported, staging)`, when given, writes what the decks make together (TTS's saved object) into
+    OUT/<game>/<kind>/ once they are done, committed with them: `exported` is [(deck, staging, DeckExport)]; it
+    returns a DeckExport too. Returns the summary lines."""
     from contextlib import nullcontext
 
     from ..building.staging import Staging
 
-    game, decks, laid = prepare(target, deck_ids, bleed, variants)
+    game, decks, laid = prepare(target, deck_ids, bleed, variants, every)
     staged: list[tuple[Staging, DeckExport]] = []
     bar = progress(decks, f"Exporting {game.id}") if progress else nullcontext(decks)
+
+    def stage(*parts: str) -> Staging:
+        staged.append((Staging(out, game.id, *parts), None))
+        return staged[-1][0]
+
     try:
         with bar as chosen:
             for deck in chosen:
-                staging = Staging(out, game.id, kind, deck.id)
-                staged.append((staging, None))
+                staging = stage(kind, deck.id)
                 staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
+        if finish is not None:
+            exported = [(deck, *item) for deck, item in zip(decks, staged)]
+            staging = stage(kind)
+            staged[-1] = (staging, finish(game, exported, staging))
         for staging, item in staged:
             staging.commit(item.manifest)
     finally:
