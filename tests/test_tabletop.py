@@ -135,7 +135,7 @@ def check_saved_object(document: dict, game) -> None:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
 
 
-@pytest.mark.parametrize("name", ["europe-1939", "grid-battle", "company-commander", "tank-duel"])
+@pytest.mark.parametrize("name", ["europe-1939", "grid-battle", "company-commander"])
 def test_bundled_games_saved_objects(name, tmp_path):
     document = export(REPO / "decks" / name, tmp_path)
     game = load_game(REPO / "decks" / name)
