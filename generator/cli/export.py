@@ -1,5 +1,5 @@
-"""`muster export`: faces for print shops (png, pdf), Tabletop Simulator sheets (tts), decks as spreadsheets
-(csv, xlsx)."""
+"""`muster export`: faces for print shops (png, pdf), Tabletop Simulator sheets and saved object (tts), a VASSAL
+module (vassal), decks as spreadsheets (csv, xlsx)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,28 @@ def tts(
     _run(game, deck, variant, out, quiet, "tts", None,
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
          lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))
+
+
+@export_app.command()
+def vassal(
+    game: str = GAME,
+    deck: Optional[List[str]] = DECKS,
+    out: Path = EXPORT_OUT,
+    variant: Optional[List[str]] = VARIANTS,
+    quiet: bool = QUIET,
+) -> None:
+    """A VASSAL module (.vmod): the boards as a map with its grid, counters in a piece palette that flip to their
+    backs, card decks as draw piles, the rulebook under Help."""
+    from ..formats.vassal import export_vassal
+
+    try:
+        line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress)
+    except GameInvalid as exc:
+        console.invalid(Path(str(game)).name, exc, "exported")
+    except MusterError as exc:
+        console.fail(exc)
+    if not quiet:
+        typer.echo(line)
 
 
 def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:
