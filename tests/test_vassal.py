@@ -28,7 +28,9 @@ NUMBERING = ENGINE + "build/module/map/boardPicker/board/mapgrid/RegularGridNumb
 HEX_NUMBERING = ENGINE + "build/module/map/boardPicker/board/mapgrid/HexGridNumbering.java (STAGGER)"
 SQUARE_NUMBERING = ENGINE + "build/module/map/boardPicker/board/mapgrid/SquareGridNumbering.java (class)"
 FIXTURE = "a VASSAL buildFile parser's test module (PieceWindow, ListWidget, PieceSlot entryName/gpid/width/height)"
-METADATA = "moduledata as VASSAL's AbstractMetaData writes it (data version=1: version, VassalVersion, description, name)"
+METADATA = "moduledata as VASSAL's AbstractMetaData writes it, seen in several modules' moduledata files"
+MODULEDATA = {"data": METADATA, "version": METADATA, "VassalVersion": METADATA, "description": METADATA,
+              "name": METADATA}
 
 # Every element with the attributes Muster gives it, and where each was seen.
 NAMES = {
@@ -90,7 +92,7 @@ def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
     root = ElementTree.fromstring(archive.read("buildFile.xml"))
     assert root.tag == "VASSAL.build.GameModule" and root.get("VassalVersion") == VASSAL_VERSION
     data = ElementTree.fromstring(archive.read("moduledata"))
-    assert data.tag == "data" and {child.tag for child in data} <= {"version", "VassalVersion", "description", "name"}
+    assert {element.tag for element in data.iter()} <= set(MODULEDATA)
     gpids = []
     for element in root.iter():
         assert element.tag in NAMES, element.tag

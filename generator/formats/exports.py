@@ -87,6 +87,32 @@ def entries(deck, laid) -> list[Entry]:
     return result
 
 
+def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float) -> list[tuple[Entry, bytes, bytes]]:
+    """Each distinct card's front and back as PNGs of `size` pixels, cut at the trim (TTS tiles, VASSAL pieces),
+    drawn `reach` mm past it (the bleed it was laid out with); a card without a back of its own shows its front
+    on both sides."""
+    rows = entries(deck, laid)
+    backs = {row.number: row.front if row.back is None else row.back for row in rows}
+    wanted = {index: [size] for row in rows for index in (row.front, backs[row.number])}
+    drawn = {index: png_bytes(image, dpi) for (index, _), image in
+             rasterise_faces(laid.faces, wanted, deck.face_size, 0.0, reach, f"{game.title}: {deck.name}",
+                             deck.where)}
+    return [(row, drawn[row.front], drawn[backs[row.number]]) for row in rows]
+
+
+def board_image(game, board, dpi: int) -> tuple[bytes, tuple[int, int]]:
+    """A board's face as a PNG at `dpi`, and its pixel size."""
+    from ..layout.boards import lay_out_board
+
+    face, findings = lay_out_board(game, board)
+    if face is None:
+        raise GameInvalid(findings)
+    size = tuple(max(1, pixels(side, dpi)) for side in board.size)
+    (_, image), = rasterise_faces([face], {0: [size]}, board.size, 0.0, 0.0, f"{game.title}: {board.name}",
+                                  board.where)
+    return png_bytes(image, dpi), size
+
+
 def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every: bool = False):
     """The game, the decks to export (with `every` and no deck named: counters too), and each laid out;
     GameInvalid when the game has errors."""

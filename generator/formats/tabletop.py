@@ -20,10 +20,10 @@ import math
 from pathlib import Path
 from urllib.parse import quote
 
-from ..core.errors import GameInvalid, MusterError
+from ..core.errors import MusterError
 from ..core.units import MM_PER
-from ..rendering.raster import png_bytes, rasterise_faces
-from .exports import DeckExport, write
+from ..rendering.raster import png_bytes
+from .exports import DeckExport, board_image, write
 from .tts import TTS_MAX_PIXELS, tts_chunks
 
 MM_PER_INCH = MM_PER["in"]
@@ -168,19 +168,12 @@ def shelf(sizes: list[tuple[float, float]], width: float) -> list[tuple[float, f
 
 def board_images(game, staging, dpi: int, files: list[dict]) -> list[tuple[object, str, tuple[int, int]]]:
     """board-<id>.png for each board, at most BOARD_DPI and within 4096 px a side: (board, file, pixels)."""
-    from ..layout.boards import lay_out_board
-
     result = []
     for board in game.boards.values():
-        face, findings = lay_out_board(game, board)
-        if face is None:
-            raise GameInvalid(findings)
         board_dpi = min(dpi, BOARD_DPI, math.floor(TTS_MAX_PIXELS / max(board.size) * MM_PER_INCH))
-        pixels = tuple(max(1, math.floor(side / MM_PER_INCH * board_dpi + 0.5)) for side in board.size)
-        (_, image), = rasterise_faces([face], {0: [pixels]}, board.size, 0.0, 0.0, f"{game.title}: {board.name}",
-                                      board.where)
+        data, pixels = board_image(game, board, board_dpi)
         name = f"board-{board.id}.png"
-        write(staging, name, png_bytes(image, board_dpi), files)
+        write(staging, name, data, files)
         result.append((board, name, pixels))
     return result
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..core.errors import MusterError
 from ..core.units import MM_PER
 from ..rendering.raster import png_bytes, rasterise_faces
-from .exports import DEFAULT_DPI, DeckExport, entries, manifest, png_size, write
+from .exports import DEFAULT_DPI, DeckExport, card_images, manifest, png_size, write
 
 MM_PER_INCH = MM_PER["in"]
 TTS_MAX_PIXELS = 4096      # the largest sheet side Tabletop Simulator loads reliably
@@ -145,21 +145,14 @@ def tts_text(game, deck, sheets: list[dict], unique: bool) -> str:
 
 def tile_images(game, deck, laid, staging, dpi: int, files: list[dict]) -> dict:
     """tile-<nnn>-<id>-front.png and -back.png per distinct token, cut at the trim, for the saved object's
-    double-sided Custom_Tiles (formats/tabletop.py). A token without a back of its own shows its front on both
-    sides. Returns the manifest's "tiles" and "tile_pixels"."""
-    rows = entries(deck, laid)
+    double-sided Custom_Tiles (formats/tabletop.py). Returns the manifest's "tiles" and "tile_pixels"."""
     tile_dpi = min(dpi, math.floor(TTS_MAX_PIXELS / max(deck.face_size) * MM_PER_INCH))
     size = png_size(deck.face_size, 0.0, tile_dpi)
-    backs = {row.number: row.front if row.back is None else row.back for row in rows}
-    wanted = {index: [size] for row in rows for index in (row.front, backs[row.number])}
-    encoded = {index: png_bytes(image, tile_dpi) for (index, _), image in
-               rasterise_faces(laid.faces, wanted, deck.face_size, 0.0, TTS_LAYOUT_BLEED,
-                               f"{game.title}: {deck.name}", deck.where)}
     tiles = []
-    for row in rows:
+    for row, front_png, back_png in card_images(game, deck, laid, size, tile_dpi, TTS_LAYOUT_BLEED):
         front, back = f"tile-{row.stem}-front.png", f"tile-{row.stem}-back.png"
-        write(staging, front, encoded[row.front], files)
-        write(staging, back, encoded[backs[row.number]], files)
+        write(staging, front, front_png, files)
+        write(staging, back, back_png, files)
         tiles.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count,
                       "front": front, "back": back})
     return {"tiles": tiles, "tile_pixels": list(size)}

@@ -14,17 +14,16 @@ cell's centre on the printed map is at the same pixel as in VASSAL's grid (grid_
 from __future__ import annotations
 
 import io
-import math
 import zipfile
 from xml.etree import ElementTree
 
-from ..core.errors import GameInvalid, MusterError
+from ..core.errors import MusterError
 from ..core.geometry import SQRT3
 from ..core.units import MM_PER
-from ..rendering.raster import png_bytes, rasterise_faces
-from .exports import entries
+from .exports import board_image, card_images, pixels as exported_pixels
 
 VASSAL_VERSION = "3.7.9"
+LAYOUT_BLEED = 3.0           # mm the faces are laid out with, so that a piece's edge pixels are fully covered
 DPI = 150                    # pixels per inch of every image: boards, counters and cards at their printed size
 MM_PER_INCH = MM_PER["in"]
 MODULE = "VASSAL.build.GameModule"
@@ -127,27 +126,19 @@ class Module:
 
 
 def face_images(module: Module, game, deck, laid) -> tuple[list, tuple[int, int]]:
-    """images/<deck>-<nnn>-front.png and -back.png per distinct card at DPI; a card without a back of its own
-    shows its front on both sides. Returns (entry, front, back) rows and the pixel size."""
-    rows = entries(deck, laid)
-    size = tuple(max(1, math.floor(pixels(side) + 0.5)) for side in deck.face_size)
-    backs = {row.number: row.front if row.back is None else row.back for row in rows}
-    wanted = {index: [size] for row in rows for index in (row.front, backs[row.number])}
-    drawn = {index: png_bytes(image, DPI) for (index, _), image in
-             rasterise_faces(laid.faces, wanted, deck.face_size, 0.0, 3.0, f"{game.title}: {deck.name}",
-                             deck.where)}
+    """images/<deck>-<nnn>-<id>-front.png and -back.png per distinct card at DPI. Returns (entry, front, back)
+    rows and the pixel size."""
+    size = tuple(max(1, exported_pixels(side, DPI)) for side in deck.face_size)
     result = []
-    for row in rows:
+    for row, front_png, back_png in card_images(game, deck, laid, size, DPI, LAYOUT_BLEED):
         front, back = f"{deck.id}-{row.stem}-front.png", f"{deck.id}-{row.stem}-back.png"
-        module.images[front], module.images[back] = drawn[row.front], drawn[backs[row.number]]
+        module.images[front], module.images[back] = front_png, back_png
         result.append((row, front, back))
     return result, size
 
 
 def add_boards(module: Module, game) -> None:
     """One map of the game's boards, each a Board of the BoardPicker with its image and grid."""
-    from ..layout.boards import lay_out_board
-
     if not game.boards:
         return
     map_element = ElementTree.SubElement(module.root, "VASSAL.build.module.Map",
@@ -155,14 +146,9 @@ def add_boards(module: Module, game) -> None:
     picker = ElementTree.SubElement(map_element, "VASSAL.build.module.map.BoardPicker",
                                     {"title": "Choose boards", "boardPrompt": "Select board"})
     for board in game.boards.values():
-        face, findings = lay_out_board(game, board)
-        if face is None:
-            raise GameInvalid(findings)
-        size = tuple(max(1, math.floor(pixels(side) + 0.5)) for side in board.size)
-        (_, image), = rasterise_faces([face], {0: [size]}, board.size, 0.0, 0.0, f"{game.title}: {board.name}",
-                                      board.where)
+        data, _ = board_image(game, board, DPI)
         name = f"board-{board.id}.png"
-        module.images[name] = png_bytes(image, DPI)
+        module.images[name] = data
         element = ElementTree.SubElement(picker, BOARD, {"name": board.name, "image": name, "reversible": "false"})
         if board.grid is not None:
             grid = ElementTree.SubElement(element, GRIDS[board.grid.shape], grid_attributes(board.grid))
@@ -268,7 +254,7 @@ def export_vassal(target, deck_ids, variants, out, progress=None) -> str:
     from ..core.files import sha256
     from .exports import prepare
 
-    game, decks, laid = prepare(target, deck_ids, 0.0, variants, every=True)
+    game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True)
     data, held = vmod_bytes(game, decks, laid, progress)
     staging = Staging(out, game.id, "vassal")
     try:
