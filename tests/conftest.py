@@ -65,6 +65,18 @@ elements:
 """
 
 
+def hex_board_game(make_game, extra: str = "") -> Path:
+    """A small game with a 14 x 10 board of 25 mm hexes, 10 mm from its edges, drawn by a grid element;
+    `extra` is added to the board's keys."""
+    folder = make_game({"hexmap.yaml": "elements:\n  - {kind: grid, x: '{{ board.grid.x }}', y: '{{ board.grid.y }}', "
+                                       "columns: '{{ board.grid.columns }}', rows: '{{ board.grid.rows }}', "
+                                       "cell: '{{ board.grid.cell }}', shape: hex, labels: true, size: 8}\n"})
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + (
+        "boards:\n  hexes:\n    file: map\n    layout: hexmap.yaml\n"
+        "    grid: {columns: 14, rows: 10, cell: 25mm, shape: hex, margin: 10mm}\n" + extra))
+    return folder
+
+
 @pytest.fixture
 def make_game(tmp_path):
     """Writes a small game folder; `files` overrides or adds files by name. Returns the folder."""

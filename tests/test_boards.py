@@ -137,13 +137,9 @@ def test_calibration_rulers_are_100_mm_at_true_scale(make_game, tmp_path):
 def test_hex_boards_size_and_tile_like_square_ones(make_game, tmp_path):
     from generator.core.geometry import cell_centre, grid_extent
 
-    folder = make_game({"hexmap.yaml": "elements:\n  - {kind: grid, x: '{{ board.grid.x }}', y: '{{ board.grid.y }}', "
-                                       "columns: '{{ board.grid.columns }}', rows: '{{ board.grid.rows }}', "
-                                       "cell: '{{ board.grid.cell }}', shape: hex, labels: true, size: 8}\n"})
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + (
-        "boards:\n  hexes:\n    file: map\n    layout: hexmap.yaml\n"
-        "    grid: {columns: 14, rows: 10, cell: 25mm, shape: hex, margin: 10mm}\n"
-        "    place: {towns: {count: 5}}\n"))
+    from conftest import hex_board_game
+
+    folder = hex_board_game(make_game, "    place: {towns: {count: 5}}\n")
     game = load_game(folder)
     board = game.boards["hexes"]
     width, height = grid_extent("hex", 14, 10, 25.0)

@@ -1,5 +1,5 @@
-"""`muster export`: faces for print shops (png, pdf), Tabletop Simulator sheets (tts), decks as spreadsheets
-(csv, xlsx)."""
+"""`muster export`: faces for print shops (png, pdf), Tabletop Simulator sheets and saved object (tts), a VASSAL
+module (vassal), decks as spreadsheets (csv, xlsx)."""
 
 from __future__ import annotations
 
@@ -22,12 +22,13 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
                           help="Output folder; files go to OUT/<game>/<format>/<deck>/.")
 
 
-def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export) -> None:
+def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export,
+         finish=None) -> None:
     try:
         bleed = console.bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         lines = run_export(game, decks or None, variants or (), bleed, out, kind,
                            lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
-                           progress=None if quiet else console.progress)
+                           progress=None if quiet else console.progress, finish=finish, every=finish is not None)
     except GameInvalid as exc:
         console.invalid(Path(str(game)).name, exc, "exported")
     except MusterError as exc:
@@ -72,12 +73,41 @@ def tts(
     dpi: int = typer.Option(DEFAULT_DPI, "--dpi", min=MIN_DPI, max=MAX_DPI, metavar="DPI",
                             help="Highest resolution of a card on a sheet (sheets stay within 4096 x 4096 px)."),
     out: Path = EXPORT_OUT,
+    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL", show_default=False,
+                                           help="Where you host OUT/<game>/tts/: the saved object names its images "
+                                                "under it.  [default: file:/// paths]"),
     variant: Optional[List[str]] = VARIANTS,
     quiet: bool = QUIET,
 ) -> None:
-    """Tabletop Simulator deck sheets (up to 10 x 7, 69 cards), the back, and the Custom Deck dialog's numbers."""
+    """Tabletop Simulator: deck sheets (up to 10 x 7, 69 cards), counters as tile images, the Custom Deck dialog's
+    numbers, and <game>.json, a saved object holding every deck, counter and board."""
+    from ..formats.tabletop import export_saved_object
+
     _run(game, deck, variant, out, quiet, "tts", None,
-         lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi))
+         lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
+         lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))
+
+
+@export_app.command()
+def vassal(
+    game: str = GAME,
+    deck: Optional[List[str]] = DECKS,
+    out: Path = EXPORT_OUT,
+    variant: Optional[List[str]] = VARIANTS,
+    quiet: bool = QUIET,
+) -> None:
+    """A VASSAL module (.vmod): the boards as a map with its grid, counters in a piece palette that flip to their
+    backs, card decks as draw piles, the rulebook under Help."""
+    from ..formats.vassal import export_vassal
+
+    try:
+        line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress)
+    except GameInvalid as exc:
+        console.invalid(Path(str(game)).name, exc, "exported")
+    except MusterError as exc:
+        console.fail(exc)
+    if not quiet:
+        typer.echo(line)
 
 
 def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:

@@ -87,8 +87,35 @@ def entries(deck, laid) -> list[Entry]:
     return result
 
 
-def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
-    """The game, the decks to export, and each laid out; GameInvalid when the game has errors."""
+def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float) -> list[tuple[Entry, bytes, bytes]]:
+    """Each distinct card's front and back as PNGs of `size` pixels, cut at the trim (TTS tiles, VASSAL pieces),
+    drawn `reach` mm past it (the bleed it was laid out with); a card without a back of its own shows its front
+    on both sides."""
+    rows = entries(deck, laid)
+    backs = {row.number: row.front if row.back is None else row.back for row in rows}
+    wanted = {index: [size] for row in rows for index in (row.front, backs[row.number])}
+    drawn = {index: png_bytes(image, dpi) for (index, _), image in
+             rasterise_faces(laid.faces, wanted, deck.face_size, 0.0, reach, f"{game.title}: {deck.name}",
+                             deck.where)}
+    return [(row, drawn[row.front], drawn[backs[row.number]]) for row in rows]
+
+
+def board_image(game, board, dpi: int) -> tuple[bytes, tuple[int, int]]:
+    """A board's face as a PNG at `dpi`, and its pixel size."""
+    from ..layout.boards import lay_out_board
+
+    face, findings = lay_out_board(game, board)
+    if face is None:
+        raise GameInvalid(findings)
+    size = tuple(max(1, pixels(side, dpi)) for side in board.size)
+    (_, image), = rasterise_faces([face], {0: [size]}, board.size, 0.0, 0.0, f"{game.title}: {board.name}",
+                                  board.where)
+    return png_bytes(image, dpi), size
+
+
+def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every: bool = False):
+    """The game, the decks to export (with `every` and no deck named: counters too), and each laid out;
+    GameInvalid when the game has errors."""
     from ..layout.cards import lay_out_cards
     from ..reading.loading import load_game
     from ..checking import require_valid_data
@@ -101,7 +128,7 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=()):
         decks = [game.decks[d] for d in dict.fromkeys(deck_ids)]
     else:
         # the card decks; a game of counters alone (the grid battle) exports its counters
-        decks = [deck for deck in game.decks.values() if deck.component == "cards"] or list(game.decks.values())
+        decks = [deck for deck in game.decks.values() if every or deck.component == "cards"] or list(game.decks.values())
     findings = require_valid_data(game)
     laid = {deck.id: lay_out_cards(game, deck, bleed, warnings=False) for deck in decks}
     findings += [f for deck in laid.values() for f in deck.findings]
@@ -202,24 +229,35 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
 
 
 def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
-               export: Callable[..., DeckExport], progress: Callable | None = None) -> list[str]:
+               export: Callable[..., DeckExport], progress: Callable | None = None,
+               finish: Callable | None = None, every: bool = False) -> list[str]:
     """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/ (`export(game, deck, laid, staging)`
     writes through the deck's Staging), and moves the files into place together once all are written.
     `progress(decks, label)`, when given, wraps the decks in a context that reports them as they are done.
-    Returns the summary lines."""
+    `finish(game, exported, staging)`, when given, writes what the decks make together (TTS's saved object) into
+    OUT/<game>/<kind>/ once they are done, committed with them: `exported` is [(deck, staging, DeckExport)]; it
+    returns a DeckExport too. Returns the summary lines."""
     from contextlib import nullcontext
 
     from ..building.staging import Staging
 
-    game, decks, laid = prepare(target, deck_ids, bleed, variants)
+    game, decks, laid = prepare(target, deck_ids, bleed, variants, every)
     staged: list[tuple[Staging, DeckExport]] = []
     bar = progress(decks, f"Exporting {game.id}") if progress else nullcontext(decks)
+
+    def stage(*parts: str) -> Staging:
+        staged.append((Staging(out, game.id, *parts), None))
+        return staged[-1][0]
+
     try:
         with bar as chosen:
             for deck in chosen:
-                staging = Staging(out, game.id, kind, deck.id)
-                staged.append((staging, None))
+                staging = stage(kind, deck.id)
                 staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
+        if finish is not None:
+            exported = [(deck, *item) for deck, item in zip(decks, staged)]
+            staging = stage(kind)
+            staged[-1] = (staging, finish(game, exported, staging))
         for staging, item in staged:
             staging.commit(item.manifest)
     finally:

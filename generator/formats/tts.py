@@ -4,12 +4,12 @@ numbers TTS's Custom Deck dialog asks for."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..core.errors import MusterError
 from ..core.units import MM_PER
 from ..rendering.raster import png_bytes, rasterise_faces
-from .exports import DEFAULT_DPI, DeckExport, manifest, write
+from .exports import DEFAULT_DPI, DeckExport, card_images, manifest, png_size, write
 
 MM_PER_INCH = MM_PER["in"]
 TTS_MAX_PIXELS = 4096      # the largest sheet side Tabletop Simulator loads reliably
@@ -69,11 +69,10 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
         raise MusterError(f"deck '{deck.id}' has no cards to export")
     chunks = tts_chunks(copies)
     grid = tts_grid(deck.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all the deck's sheets
-    if deck.back is None:  # a one-sided counter: TTS needs a back, and shows its face on both sides
-        laid = replace(laid, backs=list(laid.fronts))
-    unique = len(set(laid.backs)) > 1
-    hidden = laid.backs[0]  # shown by TTS for cards hidden in a hand: the deck's (first) back
-    needed = set(laid.fronts) | (set(laid.backs) if unique else set()) | {hidden}
+    backs = [front if back is None else back for front, back in zip(laid.fronts, laid.backs)]  # single-sided: front
+    unique = len(set(backs)) > 1
+    hidden = backs[0]  # shown by TTS for cards hidden in a hand: the deck's (first) back
+    needed = set(laid.fronts) | (set(backs) if unique else set()) | {hidden}
     images = {index: image for (index, _), image in  # distinct faces only: at most a few sheets' worth of pixels
               rasterise_faces(laid.faces, {index: [grid.card] for index in needed}, deck.face_size, 0.0,
                               TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}", deck.where)}
@@ -94,7 +93,7 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
         write(staging, face_name, sheet([laid.fronts[i] for i in chunk]), files)
         if unique:
             back_name = f"{deck.id}-backs-{number}.png"
-            write(staging, back_name, sheet([laid.backs[i] for i in chunk]), files)
+            write(staging, back_name, sheet([backs[i] for i in chunk]), files)
         else:
             back_name = f"{deck.id}-back.png"
         sheets.append({"face": face_name, "back": back_name, "columns": grid.columns, "rows": grid.rows,
@@ -104,6 +103,8 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     text = tts_text(game, deck, sheets, unique)
     write(staging, f"{deck.id}-tts.txt", text.encode("utf-8"), files)
     settings = {"dpi": dpi, "card_dpi": real_dpi, "unique_backs": unique, "sheets": sheets}
+    if deck.component == "tokens":
+        settings.update(tile_images(game, deck, laid, staging, dpi, files))
     summary = (f"{game.id}: {deck.id}: {copies} cards on {len(sheets)} TTS sheet(s) of {grid.columns} x "
                f"{grid.rows} slots ({grid.size[0]} x {grid.size[1]} px, cards {grid.card[0]} x {grid.card[1]} px) "
                f"-> {staging.folder}")
@@ -140,3 +141,18 @@ def tts_text(game, deck, sheets: list[dict], unique: bool) -> str:
             "  Back is hidden: yes",
         ]
     return "\n".join(lines) + "\n"
+
+
+def tile_images(game, deck, laid, staging, dpi: int, files: list[dict]) -> dict:
+    """tile-<nnn>-<id>-front.png and -back.png per distinct token, cut at the trim, for the saved object's
+    double-sided Custom_Tiles (formats/tabletop.py). Returns the manifest's "tiles" and "tile_pixels"."""
+    tile_dpi = min(dpi, math.floor(TTS_MAX_PIXELS / max(deck.face_size) * MM_PER_INCH))
+    size = png_size(deck.face_size, 0.0, tile_dpi)
+    tiles = []
+    for row, front_png, back_png in card_images(game, deck, laid, size, tile_dpi, TTS_LAYOUT_BLEED):
+        front, back = f"tile-{row.stem}-front.png", f"tile-{row.stem}-back.png"
+        write(staging, front, front_png, files)
+        write(staging, back, back_png, files)
+        tiles.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count,
+                      "front": front, "back": back})
+    return {"tiles": tiles, "tile_pixels": list(size)}
