@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Mapping, NamedTuple
 
-ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
+ICON = re.compile(r"\[\[(nato:[A-Za-z0-9_:+-]+|[A-Za-z0-9_-]+)\]\]")  # nato:...: a unit symbol (layout/symbols.py)
 _NUMBER_GAP = re.compile(r"\d( +)$")  # a number, then the spaces before an icon that stays on its line
 
 

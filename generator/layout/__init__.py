@@ -5,5 +5,5 @@ keys they may have; context.py: what templates see; evaluation.py: a layout's te
 board; coercion.py: values made into lengths, colours, fonts; elements.py: what each kind of element draws;
 typeset.py: text fitted into its box and placed; findings.py: problems as findings, and the printed-text checks;
 cards.py: decks laid out in batches; boards.py: maps and mats; rulebook.py: the rules' text rendered from its
-template, within what can be typeset.
+template, within what can be typeset; symbols.py: NATO-style unit symbols drawn from the data in symbols.yaml.
 """
