@@ -228,3 +228,15 @@ def test_an_unknown_symbol_in_text_is_a_finding_naming_the_line(make_game, icon,
     found = [f for f in check_game(game) if f.severity == "error"]
     assert [f.code for f in found] == [code] and "face.yaml:2" in str(found[0])
 
+
+def test_grid_battle_icons_are_the_symbols_its_counters_draw():
+    """The rulebook's icon of each unit type is an SVG file made from the symbol data (bench/symbol_chart.py
+    icons) for the symbol the counters draw for that type: they match."""
+    from generator.core.bundle import bundled_games_dir
+
+    game = load_game(bundled_games_dir() / "grid-battle")
+    terms = game.vocabularies["unit_type"].terms
+    assert len(terms) == 8
+    for code, term in terms.items():
+        image = game.icons[term.icon].image
+        assert image.read_text(encoding="utf-8") == symbols.svg("friend", term.extra["symbol"], "#1c1c1c"), code
