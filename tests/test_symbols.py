@@ -240,3 +240,33 @@ def test_grid_battle_icons_are_the_symbols_its_counters_draw():
     for code, term in terms.items():
         image = game.icons[term.icon].image
         assert image.read_text(encoding="utf-8") == symbols.svg("friend", term.extra["symbol"], "#1c1c1c"), code
+
+
+def test_a_symbol_prints_its_fill_frame_and_open_arc(tmp_path, font_book):
+    """Through the renderer: the anti-air dome (an open Polyline) and the frame print where the data puts them."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.core.units import PT_PER_MM
+    from generator.rendering.render import Painter
+    from pdfcheck import rasterise
+
+    items = symbols.draw("friend", "anti-air", "", (10.0, 0.0, 60.0, 52.0), symbols.STANDARD, "#000000", {})
+    target = tmp_path / "symbol.pdf"
+    canvas = Canvas(str(target), pagesize=(80 * PT_PER_MM, 60 * PT_PER_MM), invariant=1)
+    Painter(canvas).paint(items, 60.0)
+    canvas.showPage()
+    canvas.save()
+    image = rasterise(target, 0, dpi=254, mode="RGB")  # 10 pixels a millimetre
+    left, top, right, bottom = extent(items[0].points)
+    scale = (right - left) / 150
+    centre_x, centre_y = (left + right) / 2, (top + bottom) / 2
+
+    def pixel(x, y):
+        return image.getpixel((round(x * 10), round(y * 10)))
+
+    apex = centre_y + (50 - 0.62 * 50) * scale  # the dome's top: its centre at the frame's foot, 0.62 of half its height
+    assert max(pixel(centre_x, apex)) < 90  # the arc
+    assert pixel(centre_x, apex - 2) == pytest.approx((0x80, 0xE0, 0xFF), abs=12)  # the fill above it
+    assert pixel(centre_x, (apex + bottom) / 2) == pytest.approx((0x80, 0xE0, 0xFF), abs=12)  # and under it
+    assert max(pixel(left, centre_y)) < 90 and max(pixel(centre_x, top)) < 90  # the frame
+    assert min(pixel(left - 1, centre_y)) > 240  # and nothing outside it
