@@ -270,3 +270,15 @@ def test_a_symbol_prints_its_fill_frame_and_open_arc(tmp_path, font_book):
     assert pixel(centre_x, (apex + bottom) / 2) == pytest.approx((0x80, 0xE0, 0xFF), abs=12)  # and under it
     assert max(pixel(left, centre_y)) < 90 and max(pixel(centre_x, top)) < 90  # the frame
     assert min(pixel(left - 1, centre_y)) > 240  # and nothing outside it
+
+
+def test_a_symbol_in_a_rulebook_is_an_unknown_icon_saying_what_to_do_instead(make_game):
+    from generator.building.kit import build_game
+    from generator.core.options import Options
+
+    folder = make_game({"rules.md": "# Rules\n\nArmour is [[nato:armour]].\n\n- **Alpha**: one\n- **Bravo**: two\n"})
+    text = (folder / "game.yaml").read_text().replace("rules:\n", "rulebook: {file: rules.md}\nrules:\n", 1)
+    (folder / "game.yaml").write_text(text)
+    with pytest.raises(MusterError) as caught:
+        build_game(load_game(folder), folder.parent / "out", Options())
+    assert caught.value.code == "unknown-icon" and "card text only" in caught.value.message, str(caught.value)

@@ -16,7 +16,7 @@ from ..core import fonts
 from ..core.bundle import layouts_dir
 from ..core.display import Ellipse, Line, Picture, Polygon, Rect, Run
 from ..core.errors import Finding, MusterError
-from ..core.inline import card_segments
+from ..core.inline import SYMBOL_PREFIX, card_segments
 from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
 from ..core.model import Icon
 from ..core.units import PT_PER_MM, parse_length
@@ -142,9 +142,9 @@ def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding])
     segments = card_segments(values["text"], canvas.embed)
     named = [s.token.icon for s in segments if s.token.icon is not None]
     for name in named:
-        if name.startswith(symbols.PREFIX):
+        if name.startswith(SYMBOL_PREFIX):
             symbols.icon_name(name, element.fields["text"].where)
-    missing = [name for name in named if name not in canvas.icons and not name.startswith(symbols.PREFIX)]
+    missing = [name for name in named if name not in canvas.icons and not name.startswith(SYMBOL_PREFIX)]
     if missing:
         raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
                           element.fields["text"].where, code="unknown-icon")

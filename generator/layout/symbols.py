@@ -16,11 +16,11 @@ import yaml
 
 from ..core.display import Ellipse, Line, Polygon, Polyline, Rect
 from ..core.errors import Location, MusterError, did_you_mean
+from ..core.inline import SYMBOL_PREFIX
 
 DATA = Path(__file__).with_name("symbols.yaml")
 ARC_STEP = 10.0  # degrees: an arc is drawn as straight pieces this wide, finer than the eye sees at counter size
 STANDARD = "standard"  # a unit element's fill when none is given: its affiliation's colour in the standard
-PREFIX = "nato:"  # a text icon that names a symbol: [[nato:armour]], [[nato:hostile:armour+reconnaissance]]
 
 Point = tuple[float, float]
 
@@ -211,7 +211,7 @@ def _svg_element(item) -> str:
 def icon_name(name: str, where: Location | None) -> tuple[str, str]:
     """The affiliation and types a text icon names (`nato:armour` is a friend's); MusterError when it names
     something the set lacks."""
-    parts = name[len(PREFIX):].split(":")
+    parts = name[len(SYMBOL_PREFIX):].split(":")
     if len(parts) > 2:
         raise MusterError(f"text: icon '{name}': expected [[nato:TYPE]] or [[nato:AFFILIATION:TYPE]]", where,
                           code="unknown-unit-type")

@@ -9,7 +9,7 @@ from typing import Mapping, NamedTuple
 
 from ..core import fonts
 from ..core.display import Picture, Run
-from ..core.inline import Segment
+from ..core.inline import SYMBOL_PREFIX, Segment
 from ..core.model import Icon
 from ..core.units import MM_PER, PT_PER_MM
 from . import symbols
@@ -41,7 +41,7 @@ def spans(segments: list[Segment], font: str, colour: str, icons: Mapping[str, I
     result: list[Span] = []
     for segment in segments:
         token = segment.token
-        if token.icon is not None and token.icon.startswith(symbols.PREFIX):
+        if token.icon is not None and token.icon.startswith(SYMBOL_PREFIX):
             result.append(Span("", font, colour, glued=token.glued, symbol=symbols.icon_name(token.icon, None)))
             continue
         if token.icon is not None:
