@@ -163,7 +163,7 @@ def test_display_items_of_different_kinds_never_compare_equal():
 
     shapes = {}
     for kind in (display.Rect, display.Line, display.Ellipse, display.Polygon, display.Run, display.Picture,
-                 display.Turned):
+                 display.Turned, display.Polyline):
         shape = (len(kind._fields), kind.__annotations__[kind._fields[-1]])
         assert shape not in shapes, (kind.__name__, shapes.get(shape))
         shapes[shape] = kind.__name__

@@ -62,6 +62,14 @@ class Polygon(NamedTuple):
     stroke_width: float = 0.25
 
 
+class Polyline(NamedTuple):
+    """An open path through `points` (mm), stroked `width` mm wide: an arc or a bent stroke of a unit symbol."""
+
+    points: tuple[tuple[float, float], ...]
+    stroke: str
+    width: float
+
+
 class Run(NamedTuple):
     """Text on one baseline in one font: x is the left end, y the baseline, size in points."""
 
@@ -92,7 +100,7 @@ class Turned(NamedTuple):
     items: tuple
 
 
-Item = Rect | Line | Ellipse | Polygon | Run | Picture | Turned
+Item = Rect | Line | Ellipse | Polygon | Run | Picture | Turned | Polyline
 
 
 class Face(NamedTuple):
@@ -121,7 +129,7 @@ class DeckFaces:
         self.findings += batch.findings
 
 
-KINDS = (Rect, Line, Ellipse, Polygon, Run, Picture, Turned)
+KINDS = (Rect, Line, Ellipse, Polygon, Run, Picture, Turned, Polyline)
 _KIND = {kind: number for number, kind in enumerate(KINDS)}
 
 

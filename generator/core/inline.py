@@ -15,7 +15,8 @@ import re
 from functools import lru_cache
 from typing import Iterable, Mapping, NamedTuple
 
-ICON = re.compile(r"\[\[([A-Za-z0-9_-]+)\]\]")
+SYMBOL_PREFIX = "nato:"  # an icon that names a unit symbol (layout/symbols.py): [[nato:armour]]
+ICON = re.compile(r"\[\[(" + SYMBOL_PREFIX + r"[A-Za-z0-9_:+-]+|[A-Za-z0-9_-]+)\]\]")
 _NUMBER_GAP = re.compile(r"\d( +)$")  # a number, then the spaces before an icon that stays on its line
 
 

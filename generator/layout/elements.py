@@ -16,13 +16,13 @@ from ..core import fonts
 from ..core.bundle import layouts_dir
 from ..core.display import Ellipse, Line, Picture, Polygon, Rect, Run
 from ..core.errors import Finding, MusterError
-from ..core.inline import card_segments
+from ..core.inline import SYMBOL_PREFIX, card_segments
 from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
 from ..core.model import Icon
 from ..core.units import PT_PER_MM, parse_length
 from ..core.files import confined
 from ..reading.resources import image_problem
-from . import typeset
+from . import symbols, typeset
 from .files import Element
 
 MAX_GRID_CELLS = 10_000
@@ -147,7 +147,11 @@ def paragraph(values: dict, element: Element, canvas: Canvas, found: list[Findin
 def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list[typeset.Span]:
     """The element's text as spans; a warning in `found` when its markup asks for a face its font's family lacks."""
     segments = card_segments(values["text"], canvas.embed)
-    missing = [s.token.icon for s in segments if s.token.icon is not None and s.token.icon not in canvas.icons]
+    named = [s.token.icon for s in segments if s.token.icon is not None]
+    for name in named:
+        if name.startswith(SYMBOL_PREFIX):
+            symbols.icon_name(name, element.fields["text"].where)
+    missing = [name for name in named if name not in canvas.icons and not name.startswith(SYMBOL_PREFIX)]
     if missing:
         raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
                           element.fields["text"].where, code="unknown-icon")
@@ -210,5 +214,14 @@ def _label(label: str, cx: float, cy: float, font: str, size: float, colour: str
     return Run(round(cx - width / 2, 3), round(baseline, 3), label, font, size, colour)
 
 
+def unit(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
+    """A NATO-style unit symbol (layout/symbols.py), as large as fits its box with room for its echelon's mark."""
+    places = {key: element.fields[key].where if key in element.fields else element.where
+              for key in ("affiliation", "type", "echelon")}
+    return symbols.draw(values["affiliation"], values["type"], values.get("echelon", ""),
+                        (values["x"], values["y"], values["w"], values["h"]), values.get("fill", symbols.STANDARD),
+                        values.get("stroke") or "#000000", places)
+
+
 ELEMENTS = {"box": box, "line": line, "circle": circle, "polygon": polygon, "image": image, "text": text,
-            "paragraph": paragraph, "grid": grid, "ellipse": ellipse}
+            "paragraph": paragraph, "grid": grid, "ellipse": ellipse, "unit": unit}

@@ -39,16 +39,19 @@ FIELDS: dict[str, dict[str, str]] = {
     "grid": {"x": "length", "y": "length", "columns": "count", "rows": "count", "cell": "length", "shape": "shape",
              "stroke": "colour", "width": "length", "fill": "colour", "labels": "bool", "font": "font",
              "size": "number", "colour": "colour"},
+    "unit": {"x": "length", "y": "length", "w": "length", "h": "length", "affiliation": "text", "type": "text",
+             "echelon": "text", "fill": "colour", "stroke": "colour"},
 }
 REQUIRED = {
     "box": ("x", "y", "w", "h"), "line": ("x1", "y1", "x2", "y2"), "circle": ("cx", "cy", "r"),
     "polygon": ("points",), "text": ("x", "y", "w", "h", "text"), "paragraph": ("x", "y", "w", "h", "text"),
     "image": ("x", "y", "w", "h", "src"), "grid": ("x", "y", "columns", "rows", "cell"),
     "ellipse": ("x", "y", "w", "h"),
+    "unit": ("x", "y", "w", "h", "type"),
 }
 DEFAULTS = {"font": "text", "size": 9, "colour": "#000000", "align": "left", "valign": "top", "leading": 1.2,
             "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False, "shape": "square",
-            "labels": False}
+            "labels": False, "affiliation": "friend"}
 CHOICES = {"align": ("left", "center", "right", "justify"), "valign": ("top", "middle", "bottom"),
            "shape": ("square", "hex")}  # the values of the fields of these kinds
 MAX_COUNT = 200  # the most a `count` field (a grid's columns or rows) may hold

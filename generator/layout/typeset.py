@@ -9,9 +9,10 @@ from typing import Mapping, NamedTuple
 
 from ..core import fonts
 from ..core.display import Picture, Run
-from ..core.inline import Segment
+from ..core.inline import SYMBOL_PREFIX, Segment
 from ..core.model import Icon
 from ..core.units import MM_PER, PT_PER_MM
+from . import symbols
 
 MM_PER_PT = MM_PER["pt"]
 STEP = 0.25  # points: the granularity of shrinking
@@ -27,6 +28,7 @@ class Span:
     colour: str
     image: Path | None = None  # an inline image icon, one em square
     glued: bool = False  # an icon kept on the line of the number before it, a space apart
+    symbol: tuple[str, str] | None = None  # a unit symbol's affiliation and types, one em high
 
 
 def spans(segments: list[Segment], font: str, colour: str, icons: Mapping[str, Icon]) -> list[Span]:
@@ -39,6 +41,9 @@ def spans(segments: list[Segment], font: str, colour: str, icons: Mapping[str, I
     result: list[Span] = []
     for segment in segments:
         token = segment.token
+        if token.icon is not None and token.icon.startswith(SYMBOL_PREFIX):
+            result.append(Span("", font, colour, glued=token.glued, symbol=symbols.icon_name(token.icon, None)))
+            continue
         if token.icon is not None:
             icon = icons[token.icon]
             result.append(Span(icon.glyph or "", icon.font, icon.colour or colour, icon.image, token.glued))
@@ -57,6 +62,7 @@ class Piece(NamedTuple):
     colour: str
     width: float  # at 1 pt, in points
     image: Path | None = None
+    symbol: tuple[str, str] | None = None  # a unit symbol's affiliation and types
 
 
 class Word(NamedTuple):
@@ -72,7 +78,7 @@ NEWLINE = Word((), 0.0, 0.0)
 
 
 def _word(pieces: list[Piece]) -> Word:
-    if len(pieces) == 1 and pieces[0].image is None:
+    if len(pieces) == 1 and pieces[0].image is None and pieces[0].symbol is None:
         return _plain_word(pieces[0].text, pieces[0].font, pieces[0].colour)
     return Word(tuple(pieces), sum(p.width for p in pieces), fonts.unit_width(" ", pieces[-1].font))
 
@@ -86,7 +92,7 @@ def _plain_word(text: str, font: str, colour: str) -> Word:
 
 def words(parts: list[Span]) -> list[Word]:
     """Spans cut into words (runs without spaces, possibly in several fonts); NEWLINE marks a forced break."""
-    if len(parts) == 1 and parts[0].image is None and "\n" not in parts[0].text:
+    if len(parts) == 1 and parts[0].image is None and parts[0].symbol is None and "\n" not in parts[0].text:
         span = parts[0]  # the common case: one font, one colour, no forced breaks
         return [_plain_word(chunk, span.font, span.colour) for chunk in span.text.split(" ") if chunk]
     result: list[Word] = []
@@ -96,6 +102,9 @@ def words(parts: list[Span]) -> list[Word]:
             current.append(Piece(" ", current[-1].font, current[-1].colour, fonts.unit_width(" ", current[-1].font)))
         if span.image is not None:
             current.append(Piece("", span.font, span.colour, 1.0, span.image))
+            continue
+        if span.symbol is not None:
+            current.append(Piece("", span.font, span.colour, symbols.width(span.symbol[0]), symbol=span.symbol))
             continue
         for number, line in enumerate(span.text.split("\n")):
             if number:
@@ -209,9 +218,12 @@ def place_line(line: list[Word], size: float, x: float, w: float, baseline: floa
     last = None  # the run the next piece may join: none after a picture, which stands between them
     for index, word in enumerate(line):
         for number, piece in enumerate(word.pieces):
-            if piece.image is not None:
+            if piece.image is not None or piece.symbol is not None:
                 middle = baseline - fonts.cap_height(piece.font) * em / 2
-                pictures.append(Picture(piece.image, round(cursor, 3), round(middle - em / 2, 3), em, em))
+                if piece.symbol is not None:
+                    pictures += symbols.inline(*piece.symbol, cursor, middle, em, piece.colour)
+                else:
+                    pictures.append(Picture(piece.image, round(cursor, 3), round(middle - em / 2, 3), em, em))
                 last = None
             elif last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or extra == 0.0):
                 last[1] += piece.text if number > 0 else " " + piece.text

@@ -10,7 +10,7 @@ import math
 from typing import NamedTuple
 
 from ..core import fonts
-from ..core.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
+from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.errors import Location
 from ..core.units import PT_PER_MM
 from ..layout.evaluation import Evaluator
@@ -64,7 +64,7 @@ def _item_bounds(item) -> Bounds | None:
         return min(item.x1, item.x2), min(item.y1, item.y2), max(item.x1, item.x2), max(item.y1, item.y2)
     if kind is Ellipse:
         return item.cx - item.rx, item.cy - item.ry, item.cx + item.rx, item.cy + item.ry
-    if kind is Polygon:
+    if kind is Polygon or kind is Polyline:
         xs, ys = [p[0] for p in item.points], [p[1] for p in item.points]
         return min(xs), min(ys), max(xs), max(ys)
     if kind is Run:

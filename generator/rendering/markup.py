@@ -8,7 +8,7 @@ import re
 from xml.sax.saxutils import escape
 
 from ..core.errors import Location, MusterError
-from ..core.inline import tokens
+from ..core.inline import SYMBOL_PREFIX, tokens
 from ..core.model import Game
 
 
@@ -68,7 +68,9 @@ def icons(game: Game, fragments: list[tuple[str, bool]], pictures: bool = True) 
             continue
         icon = game.icons.get(token.icon)
         if icon is None:
-            raise MusterError(f"unknown icon '{token.icon}' in the rulebook", Location(game.rulebook.path),
+            hint = (": unit symbols are drawn in card text only; give the rulebook an image icon of the symbol "
+                    "(docs/layouts.md, Unit symbols)") if token.icon.startswith(SYMBOL_PREFIX) else ""
+            raise MusterError(f"unknown icon '{token.icon}' in the rulebook{hint}", Location(game.rulebook.path),
                               code="unknown-icon")
         out.append("&nbsp;" if token.glued else "")
         if icon.image is not None and not pictures:

@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, svg
-from ..core.display import Ellipse, Face, Line, Picture, Polygon, Rect, Run, Turned
+from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
 from .vectors import Forms
@@ -100,12 +100,12 @@ class Painter:
             elif isinstance(item, Polygon):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
                 if fill or stroke:
-                    path = c.beginPath()
-                    path.moveTo(item.points[0][0] * PT_PER_MM, (height - item.points[0][1]) * PT_PER_MM)
-                    for px, py in item.points[1:]:
-                        path.lineTo(px * PT_PER_MM, (height - py) * PT_PER_MM)
+                    path = self._trace(item.points, height)
                     path.close()
                     c.drawPath(path, stroke=stroke, fill=fill)
+            elif isinstance(item, Polyline):
+                self._paints(None, item.stroke, item.width)
+                c.drawPath(self._trace(item.points, height), stroke=1, fill=0)
             elif isinstance(item, Picture) and svg.is_svg(item.path):
                 self.vectors.draw(item.path, item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM,
                                   item.w * PT_PER_MM, item.h * PT_PER_MM)
@@ -119,6 +119,14 @@ class Painter:
             c.addLiteral(self._text(runs, height))
         if line is not None and line[2]:
             c.setDash([])
+
+    def _trace(self, points: tuple[tuple[float, float], ...], height: float):
+        """A path through `points` (mm, y downwards), left open."""
+        path = self.canvas.beginPath()
+        path.moveTo(points[0][0] * PT_PER_MM, (height - points[0][1]) * PT_PER_MM)
+        for px, py in points[1:]:
+            path.lineTo(px * PT_PER_MM, (height - py) * PT_PER_MM)
+        return path
 
     def _path(self, shape: tuple) -> str:
         """The path operators of a rectangle, rounded rectangle or ellipse, made by reportlab once per shape: the
