@@ -16,7 +16,7 @@ from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
 from ..core.units import PAPERS
 from ..imposition.sheets import arrange, sheets
-from ..imposition.tiles import tiles
+from ..imposition.tiles import label_boxes, tiles
 from .render import SheetWriter
 
 if TYPE_CHECKING:
@@ -104,7 +104,8 @@ def board_sheets(title: str, document: BoardPrint, target: Path, options: Option
     grids = {}  # each board's tiles, columns x rows
     writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale)
     for board in document.boards:
-        tiling = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}")
+        tiling = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}",
+                       label_boxes(document.faces[board.id].items))
         grids[board.id] = f"{tiling.columns}x{tiling.rows}"
         writer.start_section({})
         for sheet in tiling.sheets:
