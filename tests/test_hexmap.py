@@ -212,3 +212,18 @@ def test_the_schemas_know_the_hex_keys():
         jsonschema.validate(game_yaml, game_schema())
     jsonschema.validate(yaml.safe_load((HEXMAP / "map.yaml").read_text()), layout_schema())
     assert '"pointy"' in json.dumps(layout_schema())
+
+
+@pytest.mark.parametrize("broken, code, words", [
+    ('      "0305": forst', "unknown-terrain", "unknown terrain 'forst' (did you mean 'forest'?)"),
+    ("      0305: forest", "wrong-type", "write hex names in quotes, \"0304\": unquoted, YAML reads 197 as a number"),
+    ('      "2125": forest', "out-of-range", "'2125' is no hex of this 20 x 24 grid"),
+])
+def test_bad_hexes_name_the_line(tmp_path, broken, code, words):
+    folder = tmp_path / "hexmap"
+    shutil.copytree(HEXMAP, folder)
+    text = (folder / "game.yaml").read_text().replace('      "0305": forest', broken, 1)
+    (folder / "game.yaml").write_text(text)
+    found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
+    assert [f.code for f in found] == [code], [str(f) for f in found]
+    assert words in found[0].message and found[0].where.line == text.splitlines().index(broken) + 1, str(found[0])
