@@ -12,7 +12,6 @@ from generator.building.kit import build_game
 from generator.building.sequence import DUPLEX_SCALES
 from generator.core.options import Options
 from generator.core.units import PAPERS, PT_PER_MM
-from generator.imposition.tiles import TILE_MARGIN
 from generator.reading.loading import load_game
 from pdfcheck import page_text
 from test_cli import muster

@@ -191,3 +191,34 @@ def test_a_board_files_its_problems_under_itself_with_codes(make_game):
     assert overflow.related == Location(folder / "mat.yaml", 2, 5)
     (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "    place: {towns: {count: 3}, forts: {count: 3}}\n")
     assert [f.code for f in check_game(load_game(folder)) if f.field == "boards.mat"] == ["too-few-cells"]
+
+
+def test_grid_battle_home_rows_stay_apart_in_greyscale_and_are_named(tmp_path):
+    """Blue's and Red's home rows were the same grey on a greyscale print: their tones now differ in lightness
+    (and Red's are hatched), and each side's name is printed beside its rows."""
+    from PIL import ImageStat
+    from pdfcheck import rasterise
+
+    game = load_game("grid-battle")
+    build_game(game, tmp_path, Options(greyscale=True))
+    pdf = tmp_path / "grid-battle" / "map.pdf"
+    dpi, grid = 40, game.boards["battlefield"].grid
+    page = rasterise(pdf, 0, dpi=dpi)
+    rows = game.constants["deploy_rows"]
+    blue = (grid.margin, grid.margin + rows * grid.cell)  # board mm, top to bottom
+    red = (grid.margin + (grid.rows - rows) * grid.cell, grid.margin + grid.rows * grid.cell)
+
+    def mean_grey(top: float, bottom: float) -> float:
+        # tile 1 shows the board from its top-left corner, TILE_MARGIN in from the page's
+        px = lambda mm: round((mm + TILE_MARGIN) / 25.4 * dpi)
+        zone = page.crop((px(grid.margin + 2), px(top + 2), px(grid.margin + 4 * grid.cell), px(bottom - 2)))
+        return ImageStat.Stat(zone).mean[0]
+
+    assert abs(mean_grey(*blue) - mean_grey(*red)) > 25  # of 255: a clear step, not a shade
+    height = PAPERS["a4"][1]
+    for side, (top, bottom) in (("BLUE", blue), ("RED", red)):
+        # the right margin's label lies beyond this tile, clipped away
+        boxes = [b for b in char_boxes(pdf, 0, f"{side} HOME ROWS") if b[2] < PAPERS["a4"][0] * PT_PER_MM]
+        assert len(boxes) == 1, side
+        middle = height - (boxes[0][1] + boxes[0][3]) / 2 / PT_PER_MM - TILE_MARGIN  # board mm from its top
+        assert top < middle < bottom, side

@@ -186,13 +186,38 @@ class Icon:
 
 @dataclass(frozen=True)
 class BoardGrid:
-    """The cells of a board: `columns` x `rows` squares or hexes `cell` mm across, `margin` mm from its edges."""
+    """The cells of a board: `columns` x `rows` squares or hexes `cell` mm across, `margin` mm from its edges;
+    hexes flat- or pointy-topped, odd or even lines pushed along (core/geometry.py); cells named by `numbering`."""
 
     columns: int
     rows: int
     cell: float
     shape: str
     margin: float
+    orientation: str = "flat"
+    offset: str = "odd"
+    numbering: str = "letter"
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A kind of terrain of a hex map: a hex's fill and symbol, or a hexside's line (river, road, border)."""
+
+    name: str
+    fill: str | None
+    symbol: str
+    colour: str | None
+    stroke: str | None
+    width: float
+    dash: str
+
+
+@dataclass(frozen=True)
+class Hexside:
+    """A terrain along the side two neighbouring hexes share, the hexes named as the grid names them."""
+
+    between: tuple[str, str]
+    terrain: str
 
 
 @dataclass(frozen=True)
@@ -219,6 +244,9 @@ class Board:
     seed: int
     where: Location
     paper: str | None = None  # the paper it prints or tiles on (units.paper_size); None: the build's
+    terrain: Mapping[str, Terrain] = field(default_factory=dict)
+    hexes: Mapping[str, str] = field(default_factory=dict)  # a hex's name -> its terrain
+    hexsides: tuple[Hexside, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from ..reading.fonts import SUFFIXES, read_font_book
-from ..layout.files import COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
+from ..layout.files import CHOICES, COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
     BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
@@ -281,6 +281,8 @@ def layout_schema() -> dict:
         "shape": {"anyOf": [{"enum": list(BOARD_SHAPES)}, _ref("template")]},
         "count": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_GRID_LINES}, _ref("template")]},
         "text": {"type": ["string", "number"]},
+        **{role: {"anyOf": [{"enum": list(CHOICES[role])}, _ref("template")]}
+           for role in ("orientation", "offset", "numbering")},
     }
     common_types = {
         "choice": {"enum": list(FIELDS)},

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..core import fonts
-from ..core.display import Line, Rect, Run
+from ..core.display import Line, Rect, Run, Turned
 from ..core.units import PT_PER_MM
 from .sheets import MARK_WIDTH, Sheet, Slot
 
 TILE_MARGIN = 10.0   # mm: home printers leave 4-6 mm unprinted; the rest holds the tile's label
 OVERLAP = 10.0       # mm of the board printed on both neighbouring tiles, for trimming and taping
+MIN_TILE_SHARE = 0.45  # of the window: no tile is cut shorter, so none comes out a thin strip
 
 
 @dataclass(frozen=True)
@@ -24,12 +27,15 @@ class Tiling:
     sheets: tuple[Sheet, ...]
 
 
-def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> Tiling:
+def tiles(size: tuple[float, float], paper: tuple[float, float], label: str,
+          keep_whole: Sequence[tuple[float, float, float, float]] = ()) -> Tiling:
     """A board of `size` mm on as few pages of `paper` (either orientation) as will hold it at 100 %.
 
-    A board that fits is centred on one page. A larger one is cut into a grid of tiles; neighbouring tiles share
-    an OVERLAP strip, marked with a dashed trim line and registration crosses, and every tile carries its
-    position and a small assembly diagram in its bottom margin.
+    A board that fits is centred on one page. A larger one is cut into a grid of tiles of even size, so that none
+    comes out a thin strip; neighbouring tiles share an OVERLAP strip, marked with a dashed trim line and
+    registration crosses, and every tile carries its position and a small assembly diagram in its bottom margin.
+    Each trim line is moved off the boxes of `keep_whole` (left, top, right, bottom in mm on the board: its
+    labels) where it can be (see seams), so that no label is cut in two.
     """
     best = None
     for candidate in (paper, (paper[1], paper[0])):
@@ -41,18 +47,68 @@ def tiles(size: tuple[float, float], paper: tuple[float, float], label: str) -> 
     if columns * rows == 1:
         slot = Slot((page[0] - size[0]) / 2, (page[1] - size[1]) / 2, size[0], size[1], 0, 0, 0, 0)
         return Tiling(page, 1, 1, (Sheet("tile", page, ((slot, 0),)),))
-    step = (window[0] - OVERLAP, window[1] - OVERLAP)
+    across = seams(size[0], window[0], columns, [(box[0], box[2]) for box in keep_whole])
+    down = seams(size[1], window[1], rows, [(box[1], box[3]) for box in keep_whole])
     result = []
     for row in range(rows):
         for column in range(columns):
-            left, top = column * step[0], row * step[1]  # the window's top-left on the board
-            width, height = min(window[0], size[0] - left), min(window[1], size[1] - top)
+            left, top = across[column][0], down[row][0]  # the window's top-left on the board
+            width, height = across[column][1] - left, down[row][1] - top
             x, y = TILE_MARGIN - left, TILE_MARGIN - top  # where the board's origin falls on this page
             slot = Slot(x, y, size[0], size[1], left=-left, right=width + left - size[0],
                         top=-top, bottom=height + top - size[1])
             overlay = _tile_guides(column, row, columns, rows, width, height, page, label)
             result.append(Sheet("tile", page, ((slot, 0),), tuple(overlay)))
     return Tiling(page, columns, rows, tuple(result))
+
+
+def seams(length: float, window: float, count: int, spans: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Where each of `count` tiles starts and ends along one side of the board, in mm.
+
+    The tiles are first all the same length (each sharing OVERLAP with its neighbours); then each trim line (where
+    a tile's shown part ends and the next one's begins) moves to the nearest place that cuts none of `spans`
+    (labels' extents along this side), as long as every tile still fits the window and none is shorter than
+    MIN_TILE_SHARE of it; where every place cuts some, the one that cuts fewest.
+    """
+    even = (length + (count - 1) * OVERLAP) / count
+    shortest = MIN_TILE_SHARE * window
+    trims = [OVERLAP]  # where the first tile would begin after a trim: at the board's edge
+    for k in range(1, count):
+        left = count - k  # tiles after this trim line
+        low = max(trims[-1] - OVERLAP + shortest, length + OVERLAP - left * window + (left - 1) * OVERLAP)
+        high = min(trims[-1] - OVERLAP + window, length + OVERLAP - left * shortest + (left - 1) * OVERLAP)
+        trims.append(_clear(min(max(k * even - (k - 1) * OVERLAP, low), high), low, high, spans))
+    starts = [0.0] + [trim - OVERLAP for trim in trims[1:]]
+    return list(zip(starts, trims[1:] + [length]))
+
+
+def _clear(trim: float, low: float, high: float, spans: Sequence[tuple[float, float]]) -> float:
+    """The place from `low` to `high` that lies in the fewest of `spans` (none, where there is one), the nearest
+    `trim` of those: a title across the whole map is cut where it must be, the small labels around it are not."""
+    cut = [(a, b) for a, b in spans if a < high and b > low]
+    starts, ends = sorted(a for a, _ in cut), sorted(b for _, b in cut)
+    candidates = [trim] + [edge + step for a, b in cut for edge, step in ((a, -0.5), (b, 0.5))]
+    return min((c for c in candidates if low <= c <= high),  # spans cut: begun before c, less those ended by c
+               key=lambda c: (bisect_left(starts, c) - bisect_right(ends, c), abs(c - trim), c))
+
+
+def label_boxes(items: Sequence) -> list[tuple[float, float, float, float]]:
+    """The box (left, top, right, bottom, mm) of each run of text among display items, turned ones included."""
+    boxes = []
+    for item in items:
+        if isinstance(item, Turned):
+            turn = math.radians(item.angle)
+            for left, top, right, bottom in label_boxes(item.items):
+                points = [(item.cx + (x - item.cx) * math.cos(turn) - (y - item.cy) * math.sin(turn),
+                           item.cy + (x - item.cx) * math.sin(turn) + (y - item.cy) * math.cos(turn))
+                          for x in (left, right) for y in (top, bottom)]
+                boxes.append((min(p[0] for p in points), min(p[1] for p in points),
+                              max(p[0] for p in points), max(p[1] for p in points)))
+        elif isinstance(item, Run) and item.text.strip():
+            size = item.size / PT_PER_MM
+            boxes.append((item.x, item.y - size * 0.8, item.x + fonts.unit_width(item.text, item.font) * size,
+                          item.y + size * 0.25))
+    return boxes
 
 
 def _tile_count(length: float, window: float) -> int:

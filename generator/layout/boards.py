@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 from functools import partial
 from typing import Callable
 
 from ..core.display import Face
 from ..core.errors import Finding, MusterError
-from ..core.geometry import cell_centre, cell_index, column_name
+from ..core.geometry import HexGrid, cell_centre, cell_index, cell_label
 from ..core.model import Board, Game
 from ..core import sandbox
 from .context import game_context
@@ -23,7 +24,9 @@ def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
     Placements never share a cell with each other or with a feature the data names; the same seed always gives
     the same cells.
     """
-    taken = {cell_index(label) for labels in board.features.values() for label in labels}
+    grid = board.grid
+    taken = {cell_index(label, grid.numbering, grid.columns, grid.rows)
+             for labels in board.features.values() for label in labels}
     result = {}
     for name, placement in board.place.items():
         rows = [r - 1 for r in placement.rows] if placement.rows else list(range(board.grid.rows))
@@ -39,23 +42,43 @@ def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
 
 
 def board_context(game: Game, board: Board, seed: int) -> dict:
-    """What a board's layout sees: the game, and the board with its grid, its placements and its features."""
+    """What a board's layout sees: the game, and the board with its grid, its placements, its features, and on a
+    hex map its terrain, its hexes' terrain and its hexsides (with the points a polygon or line draws them by)."""
     grid = board.grid
+    hexes = HexGrid(grid.cell, grid.orientation, grid.offset, grid.margin, grid.margin) if grid else None
+
+    def index(label: str) -> tuple[int, int]:
+        return cell_index(label, grid.numbering, grid.columns, grid.rows)
 
     def cell(column: int, row: int) -> dict:
-        x, y = cell_centre(grid.shape, column, row, grid.cell, grid.margin, grid.margin)
-        return {"column": column, "row": row, "label": f"{column_name(column)}{row + 1}", "x": x, "y": y}
+        if grid.shape == "hex":
+            x, y = hexes.centre(column, row)
+        else:
+            x, y = cell_centre(grid.shape, column, row, grid.cell, grid.margin, grid.margin)
+        return {"column": column, "row": row, "label": cell_label(column, row, grid.numbering, grid.columns, grid.rows),
+                "x": x, "y": y}
 
     context = {
         "id": board.id, "name": board.name, "w": board.size[0], "h": board.size[1], "seed": seed,
-        "grid": None, "placed": {}, "features": {},
+        "grid": None, "placed": {}, "features": {}, "terrain": {}, "hexes": [], "hexsides": [],
     }
     if grid is not None:
         context["grid"] = {"columns": grid.columns, "rows": grid.rows, "cell": grid.cell, "shape": grid.shape,
-                           "x": grid.margin, "y": grid.margin}
+                           "x": grid.margin, "y": grid.margin, "orientation": grid.orientation,
+                           "offset": grid.offset, "numbering": grid.numbering}
         context["placed"] = {name: [cell(*c) for c in cells] for name, cells in placed_cells(board, seed).items()}
-        context["features"] = {name: [cell(*cell_index(label)) for label in labels]
+        context["features"] = {name: [cell(*index(label)) for label in labels]
                                for name, labels in board.features.items()}
+        terrain = {name: asdict(kind) | {"key": name} for name, kind in board.terrain.items()}
+        context["terrain"] = terrain
+        context["hexes"] = [
+            {**terrain[kind], **cell(*index(label)), "terrain": kind,
+             "points": " ".join(f"{x:g} {y:g}" for x, y in hexes.corners(*index(label)))}
+            for label, kind in board.hexes.items()]
+        context["hexsides"] = [
+            {**terrain[side.terrain], "terrain": side.terrain, "between": list(side.between),
+             **dict(zip(("x1", "y1", "x2", "y2"), (*ends[0], *ends[1])))}
+            for side in board.hexsides for ends in [hexes.side(index(side.between[0]), index(side.between[1]))]]
     return {**game_context(game), "board": context}
 
 

@@ -17,7 +17,7 @@ from ..core.bundle import layouts_dir
 from ..core.display import Ellipse, Line, Picture, Polygon, Rect, Run
 from ..core.errors import Finding, MusterError
 from ..core.inline import SYMBOL_PREFIX, card_segments
-from ..core.geometry import cell_centre, column_name, grid_extent, hex_corners
+from ..core.geometry import HexGrid, cell_centre, cell_label, column_name
 from ..core.model import Icon
 from ..core.units import PT_PER_MM, parse_length
 from ..core.files import confined
@@ -167,11 +167,13 @@ def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding])
 
 
 def grid(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    """A square or hex grid of `columns` x `rows` cells from (x, y), optionally with edge coordinates."""
+    """A square or hex grid of `columns` x `rows` cells from (x, y), optionally with its cells' names: edge
+    coordinates for letter numbering, each hex's number inside its top for 0101."""
     columns, rows, cell, left, top = values["columns"], values["rows"], values["cell"], values["x"], values["y"]
     if columns * rows > MAX_GRID_CELLS:
         raise ValueError(f"a grid has at most {MAX_GRID_CELLS} cells")
     stroke, width, fill = values.get("stroke") or "#000000", values["width"], values.get("fill")
+    hexes = HexGrid(cell, values["orientation"], values["offset"], left, top)
     items: list = []
     if values["shape"] == "square":
         if fill:
@@ -183,28 +185,51 @@ def grid(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -
     else:
         for column in range(columns):
             for row in range(rows):
-                cx, cy = cell_centre("hex", column, row, cell, left, top)
-                items.append(Polygon(hex_corners(cx, cy, cell), fill, stroke, width))
-    if values["labels"]:
-        items += _grid_labels(values, columns, rows, cell, left, top)
+                items.append(Polygon(hexes.corners(column, row), fill, stroke, width))
+    if values["labels"] and values["numbering"] == "letter":
+        items += _grid_labels(values, hexes, columns, rows, cell, left, top)
+    elif values["labels"] and values["numbering"] == "0101":
+        items += _cell_numbers(values, hexes, columns, rows)
     return items
 
 
-def _grid_labels(values: dict, columns: int, rows: int, cell: float, left: float, top: float) -> list:
+def _centre(values: dict, hexes: HexGrid, column: int, row: int) -> tuple[float, float]:
+    if values["shape"] == "square":
+        return cell_centre("square", column, row, values["cell"], values["x"], values["y"])
+    return hexes.centre(column, row)
+
+
+def _grid_labels(values: dict, hexes: HexGrid, columns: int, rows: int, cell: float, left: float, top: float) -> list:
     """Column letters above and below, row numbers left and right, centred on each cell."""
     size, font, colour, shape = values["size"], values["font"], values.get("colour") or "#000000", values["shape"]
     gap = size / PT_PER_MM
-    extent_w, extent_h = grid_extent(shape, columns, rows, cell)
+    extent_w, extent_h = (columns * cell, rows * cell) if shape == "square" else hexes.extent(columns, rows)
     labels = []
     for column in range(columns):
-        cx, _ = cell_centre(shape, column, 0, cell, left, top)
+        cx, _ = _centre(values, hexes, column, 0)
         for y in (top - gap * 1.4, top + extent_h + gap * 0.4):
             labels.append(_label(column_name(column), cx, y + gap / 2, font, size, colour))
     for row in range(rows):
-        _, cy = cell_centre(shape, 0, row, cell, left, top)
+        _, cy = _centre(values, hexes, 0, row)
         for x in (left - gap * 1.2, left + extent_w + gap * 1.2):
             labels.append(_label(str(row + 1), x, cy, font, size, colour))
     return labels
+
+
+def _cell_numbers(values: dict, hexes: HexGrid, columns: int, rows: int) -> list:
+    """Each cell's number (0304: column then row) centred across it near its top: within a flat top's flat, or
+    where a pointy top is still wide enough."""
+    size, font, colour = values["size"], values["font"], values.get("colour") or "#000000"
+    height = fonts.cap_height(font) * size / PT_PER_MM
+    if values["shape"] == "square":
+        below = height / 2 + values["cell"] * 0.08
+    elif values["orientation"] == "pointy":
+        below = hexes.radius * 0.5 + height * 0.1
+    else:
+        below = values["cell"] * 0.5 - height * 0.5 - values["cell"] * 0.06
+    return [_label(cell_label(column, row, "0101", columns, rows), cx, cy - below, font, size, colour)
+            for column in range(columns) for row in range(rows)
+            for cx, cy in [_centre(values, hexes, column, row)]]
 
 
 def _label(label: str, cx: float, cy: float, font: str, size: float, colour: str) -> Run:

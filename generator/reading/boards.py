@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from ..core.errors import MusterError
-from ..core.geometry import cell_index, grid_extent
-from ..core.model import Board, BoardGrid, Placement, frozen
+from ..core.errors import MusterError, did_you_mean
+from ..core.geometry import HexGrid, cell_index, grid_extent
+from ..core.model import Board, BoardGrid, Hexside, Placement, Terrain, frozen
 from ..core.units import parse_size
 from ..core import sandbox
 from .kinds import DECK_ID
 from .reader import Reader, at, join
 from .sourcemap import Map
 from .rules import formula
-from .spec import BOARD, BOARD_SHAPES, GAME, GRID, MAX_BOARD_MM, MIN_BOARD_MM, PLACE
+from .spec import BOARD, BOARD_SHAPES, GAME, GRID, HEXSIDE, MAX_BOARD_MM, MIN_BOARD_MM, PLACE, TERRAIN
 
 
 def board_size(value, constants: dict) -> tuple[float, float]:
@@ -40,7 +40,7 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             if size is None:
                 continue
         elif grid is not None:
-            extent = grid_extent(grid.shape, grid.columns, grid.rows, grid.cell)
+            extent = grid_extent(grid.shape, grid.columns, grid.rows, grid.cell, grid.orientation, grid.offset)
             size = (extent[0] + 2 * grid.margin, extent[1] + 2 * grid.margin)
         else:
             reader.error(body.where, field, "give size, or a grid to size the board by", "missing-key")
@@ -61,7 +61,7 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             layout=body["layout"], size=size, grid=grid,
             place=frozen(_placements(reader, body, field, constants, grid)),
             features=frozen(_features(reader, body, field, grid)), seed=reader.value(body, BOARD["seed"], field),
-            where=where, paper=reader.value(body, BOARD["paper"], field),
+            where=where, paper=reader.value(body, BOARD["paper"], field), **_hex_terrain(reader, body, field, grid),
         )
     return result
 
@@ -94,7 +94,13 @@ def _grid(reader: Reader, body: Map, field: str, constants: dict) -> BoardGrid |
         reader.error(spec.where, field, f"expected shape square or hex and a positive cell, got {shape!r}, {cell:g} mm",
                      "out-of-range" if shape in BOARD_SHAPES else "bad-choice")
         return None
-    return BoardGrid(numbers["columns"], numbers["rows"], cell, shape, margin)
+    numbering = spec.get("numbering")
+    if isinstance(numbering, int) and not isinstance(numbering, bool):
+        reader.error(at(spec, "numbering"), join(field, "numbering"),
+                     f"write \"0101\" in quotes: unquoted, YAML reads it as the number {numbering}", "wrong-type")
+        return None
+    return BoardGrid(numbers["columns"], numbers["rows"], cell, shape, margin,
+                     *(reader.value(spec, GRID[name], field) for name in ("orientation", "offset", "numbering")))
 
 
 def _placements(reader: Reader, body: Map, field: str, constants: dict, grid: BoardGrid | None) -> dict:
@@ -139,12 +145,94 @@ def _features(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> 
             reader.error(raw.value_where[name], where, "expected a list of cells such as C4 on a board with a grid",
                          "missing-key" if grid is None else "wrong-type")
             continue
-        bad = [c for c in cells
-               if (index := cell_index(c)) is None or index[0] >= grid.columns or index[1] >= grid.rows]
+        bad = [c for c in cells if _cell(grid, c) is None]
         if bad:
             reader.error(raw.value_where[name], where,
                          f"not cells of this {grid.columns} x {grid.rows} grid: {', '.join(map(str, bad))}",
                          "out-of-range")
             continue
         result[str(name)] = tuple(str(c).upper() for c in cells)
+    return result
+
+
+def _cell(grid: BoardGrid, label) -> tuple[int, int] | None:
+    """(column, row) of the cell `label` names by the grid's numbering; None when the grid has no such cell."""
+    index = cell_index(label, grid.numbering, grid.columns, grid.rows)
+    if index is None or not (0 <= index[0] < grid.columns and 0 <= index[1] < grid.rows):
+        return None
+    return index
+
+
+def _hex_label(grid: BoardGrid, label, where, field: str, reader: Reader) -> tuple[int, int] | None:
+    """The hex `label` names, or None after an error saying why it names none."""
+    if isinstance(label, int) and not isinstance(label, bool):  # YAML reads 0304 as a number: its text is lost
+        reader.error(where, field, f"write hex names in quotes, \"0304\": unquoted, YAML reads {label} as a number",
+                     "wrong-type")
+        return None
+    index = _cell(grid, label)
+    if index is None:
+        reader.error(where, field, f"'{label}' is no hex of this {grid.columns} x {grid.rows} grid", "out-of-range")
+    return index
+
+
+def _hex_terrain(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> dict:
+    """The board's terrain kinds, its hexes' terrain and its hexsides, each hexside checked to lie between two
+    neighbouring hexes of the grid."""
+    terrain = {}
+    for name, spec, where in _terrain_specs(reader, body, field):
+        reader.keys(spec, where, TERRAIN)
+        values = {key.name: reader.value(spec, key, where) for key in TERRAIN.keys}
+        terrain[str(name)] = Terrain(**{**values, "name": values["name"] or str(name)})
+    raw_hexes, raw_sides = reader.section(body, BOARD["hexes"], field), body.get("hexsides", [])
+    if not (raw_hexes or raw_sides) or (grid is None and "grid" in body):  # a bad grid is reported already
+        return {"terrain": frozen(terrain)}
+    if grid is None or grid.shape != "hex":
+        reader.error(body.where, field, "hexes and hexsides need a hex grid (grid: {shape: hex})", "not-hex-grid")
+        return {"terrain": frozen(terrain)}
+    hexes = {}
+    for label, kind in raw_hexes.items():
+        where = join(join(field, "hexes"), label)
+        if _hex_label(grid, label, raw_hexes.key_where[label], where, reader) and _known(
+                reader, terrain, kind, raw_hexes.value_where[label], where):
+            hexes[str(label)] = str(kind)
+    return {"terrain": frozen(terrain), "hexes": frozen(hexes),
+            "hexsides": tuple(_hexsides(reader, body, field, grid, terrain))}
+
+
+def _terrain_specs(reader: Reader, body: Map, field: str):
+    raw = reader.section(body, BOARD["terrain"], field)
+    for name, spec in raw.items():
+        where = join(join(field, "terrain"), name)
+        spec = reader.mapping(spec, raw.value_where[name], where)
+        if spec is not None:
+            yield name, spec, where
+
+
+def _known(reader: Reader, terrain: dict, kind, where, field: str) -> bool:
+    if kind in terrain:
+        return True
+    reader.error(where, field, f"unknown terrain {kind!r}{did_you_mean(str(kind), list(terrain), '')} "
+                 f"(the board's terrain: {', '.join(terrain) or 'none'})", "unknown-terrain")
+    return False
+
+
+def _hexsides(reader: Reader, body: Map, field: str, grid: BoardGrid, terrain: dict) -> list[Hexside]:
+    shape = HexGrid(grid.cell, grid.orientation, grid.offset)
+    result = []
+    for where, spec in reader.listed(body, "hexsides", join(field, "hexsides")):
+        reader.keys(spec, where, HEXSIDE)
+        between = spec.get("between")
+        if not isinstance(between, list) or len(between) != 2:
+            reader.error(at(spec, "between"), join(where, "between"), "expected the two hexes: [\"0304\", \"0305\"]",
+                         "wrong-type")
+            continue
+        cells = [_hex_label(grid, label, at(spec, "between"), join(where, "between"), reader) for label in between]
+        if None in cells or not _known(reader, terrain, spec.get("terrain"), at(spec, "terrain"), join(where, "terrain")):
+            continue
+        if shape.side(*cells) is None:
+            reader.error(at(spec, "between"), join(where, "between"),
+                         f"hexes {between[0]} and {between[1]} are not neighbours: no side lies between them",
+                         "not-neighbours")
+            continue
+        result.append(Hexside((str(between[0]), str(between[1])), str(spec["terrain"])))
     return result

@@ -12,7 +12,7 @@ from collections.abc import Hashable
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
 from .kinds import DECK_ID, describe
-from .sourcemap import Map
+from .sourcemap import Map, Seq
 from .spec import Key, Section
 
 _WRITTEN = object()  # Reader.value's default when the caller gives none: the key's own
@@ -72,6 +72,19 @@ class Reader:
             body = self.mapping(body, raw.value_where[name], field)
             if body is not None:
                 yield name, body, field
+
+    def listed(self, data: Map, name: str, field: str):
+        """(field, body) for each mapping of the list under `name` of `data` (rules[0], ...): a list that is no
+        list, and the items that are no mapping, reported and skipped."""
+        raw = data.get(name, Seq())
+        if not isinstance(raw, Seq):
+            self.error(at(data, name), field, f"expected a list, got {describe(raw)}", "wrong-type")
+            return
+        for index, body in enumerate(raw):
+            where = f"{field}[{index}]"
+            body = self.mapping(body, raw.item_where[index], where)
+            if body is not None:
+                yield where, body
 
     def entries(self, data: Map, key: Key, what: str):
         """(id, body, field, where) for each entry of a map of ids (decks, boards), skipping the malformed ones."""

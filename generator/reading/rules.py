@@ -7,9 +7,9 @@ from dataclasses import replace
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import Card, Deck, Rule, Variant, frozen
 from ..core import sandbox
-from .kinds import NUMBER, describe
+from .kinds import NUMBER
 from .reader import Reader, at, join, known
-from .sourcemap import Map, Seq
+from .sourcemap import Map
 from .spec import BOUNDS, COUNT, GAME, RULE, RULE_KINDS, TOTAL, VARIANT
 from .traits import parse_trait
 
@@ -47,16 +47,8 @@ def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict:
 
 
 def read_rules(reader: Reader, data: Map, traits: dict, decks: dict, constants: dict) -> list[Rule]:
-    raw = data.get("rules", Seq())
-    if not isinstance(raw, Seq):
-        reader.error(at(data, "rules"), "rules", f"expected a list, got {describe(raw)}", "wrong-type")
-        return []
     rules = []
-    for index, body in enumerate(raw):
-        field = f"rules[{index}]"
-        body = reader.mapping(body, raw.item_where[index], field)
-        if body is None:
-            continue
+    for field, body in reader.listed(data, "rules", "rules"):
         kinds = [k for k in RULE_KINDS if k in body]
         reader.keys(body, field, RULE)
         if len(kinds) != 1:

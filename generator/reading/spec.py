@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
     BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DECK_ID, DECK_IDS, FACE_SIZE, FILE, FILES, FONT, FORMULA, FREE, HEX_COLOUR,
@@ -31,7 +32,6 @@ MIN_BOARD_MM, MAX_BOARD_MM = 10.0, 2000.0
 MAX_GRID_LINES = 200
 COMPONENTS = ("cards", "tokens")
 SHAPES = ("rect", "round", "hex")
-ORIENTATIONS = ("pointy", "flat")  # a hex counter's: a corner at the top, or a flat side
 PACKINGS = ("spaced", "sheet")
 BOARD_SHAPES = ("square", "hex")
 RULEBOOK_PAPERS = ("a4", "letter", "a5")
@@ -225,6 +225,28 @@ GRID = Section("boards.<id>.grid", (
     Key("shape", CHOICE, "square, or hex: flat-topped, odd columns half a cell lower.", default="square",
         choices=BOARD_SHAPES),
     Key("margin", LENGTH, "Room around the grid, for coordinates.", default="12mm"),
+    Key("orientation", CHOICE, "Hexes flat-topped (columns interlock) or pointy-topped (rows interlock).",
+        default="flat", choices=ORIENTATIONS),
+    Key("offset", CHOICE, "Which hex columns (flat) or rows (pointy) are pushed half a hex: odd (the 2nd, 4th, ...) "
+        "or even (the 1st, 3rd, ...).", default="odd", choices=OFFSETS),
+    Key("numbering", CHOICE, "How cells are named in the data and printed: letter (C4), \"0101\" (column then row, "
+        "0304), or none (named 0304, nothing printed).", default="letter", choices=NUMBERINGS),
+))
+
+TERRAIN = Section("boards.<id>.terrain.<name>", (
+    Key("name", TEXT, "The terrain's name, for a legend.", default=Derived("the terrain's key")),
+    Key("fill", HEX_COLOUR, "A hex's fill."),
+    Key("symbol", TEXT, "A character printed in each of its hexes, so it reads in greyscale too.", default=""),
+    Key("colour", HEX_COLOUR, "The symbol's colour."),
+    Key("stroke", HEX_COLOUR, "A hexside's line colour (river, road, border)."),
+    Key("width", LENGTH, "A hexside's line width.", default="1mm"),
+    Key("dash", STRING, "A hexside's dash pattern in mm: \"2 1\"; none when empty.", default=""),
+))
+
+HEXSIDE = Section("boards.<id>.hexsides[]", (
+    Key("between", TOKENS, "The two neighbouring hexes whose shared side it runs along: [\"0304\", \"0305\"].",
+        required=True),
+    Key("terrain", STRING, "Its kind, a key of the board's terrain: river, road, border.", required=True),
 ))
 
 PLACE = Section("boards.<id>.place.<name>", (
@@ -242,6 +264,9 @@ BOARD = Section("boards.<id>", (
     Key("grid", MAPPING, "The board's cells; the board is sized to fit them.", of=GRID),
     Key("place", MAP, "Cells chosen at random from the seed, never two on one cell.", of=PLACE),
     Key("features", MAP, "Cells named by the data: difficult: [B4, G5].", of=CELLS),
+    Key("terrain", MAP, "Kinds of terrain of a hex map, for its hexes and hexsides.", of=TERRAIN, names=NAME),
+    Key("hexes", MAP, "A hex's name -> its terrain: {\"0304\": forest}.", of=STRING),
+    Key("hexsides", LIST, "Terrain along the side two hexes share: rivers, roads, borders.", of=HEXSIDE),
     Key("seed", INTEGER, "The seed of place; `muster build --seed N` overrides it.", default=1, minimum=0,
         maximum=2**31),
     Key("paper", PAPER, "The paper it prints (or tiles) on: a4, a3-landscape, ... or \"300mm x 400mm\".",
@@ -295,5 +320,5 @@ DECK_FILE = Section("<deck>.yaml", (
 RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
-SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL, VARIANT, BOARD, GRID,
-            PLACE, RULEBOOK, DECK_FILE, CARD)
+SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL,
+            VARIANT, BOARD, GRID, PLACE, TERRAIN, HEXSIDE, RULEBOOK, DECK_FILE, CARD)

@@ -18,7 +18,7 @@ from ..core.plan import BoardPrint, Built, Plan
 from ..core.units import paper_size
 from ..imposition.groups import grouped_sheets
 from ..imposition.sheets import arrange, sheets
-from ..imposition.tiles import tiles
+from ..imposition.tiles import label_boxes, tiles
 from .render import SheetWriter
 
 if TYPE_CHECKING:
@@ -113,7 +113,8 @@ def board_sheets(title: str, document: BoardPrint, target: Path, options: Option
     grids = {}  # each board's tiles, columns x rows
     writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale, options.back_offset)
     for board in document.boards:
-        tiling = tiles(board.size, paper_size(board.paper or options.paper), f"{title} · {board.name}")
+        tiling = tiles(board.size, paper_size(board.paper or options.paper), f"{title} · {board.name}",
+                       label_boxes(document.faces[board.id].items))
         grids[board.id] = f"{tiling.columns}x{tiling.rows}"
         writer.start_section({})
         for sheet in tiling.sheets:
