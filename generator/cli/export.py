@@ -91,8 +91,8 @@ def tts(
 @export_app.command()
 def shop(
     name: str = typer.Argument(..., metavar="SHOP", show_default=False,
-                               help="makeplayingcards, printerstudio, thegamecrafter or drivethrucards; left out "
-                                    "(SHOP is then the game), the shop game.yaml names (shop:)."),
+                               help="makeplayingcards, printerstudio, thegamecrafter or drivethrucards. Given alone, "
+                                    "it is the GAME, and the shop is the one its game.yaml names (shop:)."),
     game: Optional[str] = typer.Argument(None, metavar="GAME", show_default=False,
                                          help="A game folder, or a bundled game's name."),
     deck: Optional[List[str]] = DECKS,

@@ -23,6 +23,7 @@ SHOPS_FILE = Path(__file__).resolve().parent / "shops.yaml"
 MATCH_MM = 1.5  # a deck within this of a shop's size on both sides is printed at the shop's size
 FILE_TYPES = ("png", "jpg", "pdf")
 ORDERS = ("pairs", "back-first")
+SHOWN_WARNINGS = 10  # per deck: a layout too close to the shop's edge would otherwise warn for every card
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,8 @@ def export_shop(shop: Shop, game, deck, laid, staging) -> DeckExport:
                 "dpi": shop.dpi, "colour": shop.colour, "order": shop.order,
                 "pixels": list(size.pixels) if size.pixels else None}
     warnings = [f"  {finding}" for finding in laid.findings if finding.severity == "warning"]
+    if len(warnings) > SHOWN_WARNINGS:
+        warnings[SHOWN_WARNINGS:] = [f"  ... and {len(warnings) - SHOWN_WARNINGS} more warnings in deck '{deck.id}'"]
     summary = "\n".join([f"{game.id}: {deck.id}: {shop.name} {size.name} ({size.card[0]:g} x {size.card[1]:g} mm, "
                          f"{shop.bleed:g} mm bleed): {described} -> {staging.folder}", *warnings])
     return DeckExport(manifest(game, deck, f"shop:{shop.id}", settings, cards, files), summary)
