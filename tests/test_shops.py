@@ -110,9 +110,13 @@ def test_a_size_the_shop_does_not_print(game, tmp_path):
 def test_the_shop_safe_zone_and_bleed_are_checked(game, tmp_path):
     face = game / "face.yaml"
     text = face.read_text().replace('w: "{{ face.w }}", h: "{{ face.h }}", fill: paper', "w: 63, h: 88, fill: paper")
-    face.write_text(text + "  - {kind: text, x: 2, y: 40, w: 20, h: 4, text: EDGE, size: 7}\n")  # 2 mm: outside
+    face.write_text(text + "".join(f"  - {{kind: text, x: 2, y: {y}, w: 20, h: 4, text: EDGE{y}, size: 7}}\n"
+                                   for y in (40, 46, 52)))  # 2 mm in: outside the shop's 0.12 in
     result = _export("makeplayingcards", game, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert "bleed-gap" not in result.stdout  # codes are not printed; the messages are
     assert "leaves the 3.048 mm bleed uncovered on the right and bottom" in result.stdout
     assert "outside the 3.048 mm safe zone" in result.stdout
+    # 5 cards with 3 texts each outside, and the face layout's gap: the first 10 warnings, then how many more
+    assert len([line for line in result.stdout.splitlines() if ": warning: " in line]) == 10
+    assert "... and 6 more warnings in deck 'battle'" in result.stdout
