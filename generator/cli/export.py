@@ -1,5 +1,5 @@
-"""`muster export`: faces for print shops (png, pdf), Tabletop Simulator sheets and saved object (tts), a VASSAL
-module (vassal), decks as spreadsheets (csv, xlsx)."""
+"""`muster export`: faces for print shops (png, pdf, and a shop's own files: shop), Tabletop Simulator sheets
+and saved object (tts), a VASSAL module (vassal), decks as spreadsheets (csv, xlsx)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import typer
 
 from . import console
 from .app import BLEED, GAME, QUIET, VARIANTS, export_app
-from ..core.errors import GameInvalid, MusterError
+from ..core.errors import GameInvalid, MusterError, has_errors
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
 
@@ -24,11 +24,19 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
 
 def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export,
          finish=None) -> None:
-    try:
+    def work() -> list[str]:
         bleed = console.bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
-        lines = run_export(game, decks or None, variants or (), bleed, out, kind,
-                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
-                           progress=None if quiet else console.progress, finish=finish, every=finish is not None)
+        return run_export(game, decks or None, variants or (), bleed, out, kind,
+                          lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
+                          progress=None if quiet else console.progress, finish=finish, every=finish is not None)
+
+    _report(game, quiet, work)
+
+
+def _report(game: str, quiet: bool, work) -> None:
+    """Runs an export (`work()` gives its summary lines) and prints them; a bad game or option ends the command."""
+    try:
+        lines = work()
     except GameInvalid as exc:
         console.invalid(Path(str(game)).name, exc, "exported")
     except MusterError as exc:
@@ -108,6 +116,37 @@ def vassal(
         console.fail(exc)
     if not quiet:
         typer.echo(line)
+
+
+@export_app.command()
+def shop(
+    name: str = typer.Argument(..., metavar="SHOP", show_default=False,
+                               help="makeplayingcards, printerstudio, thegamecrafter or drivethrucards. Given alone, "
+                                    "it is the GAME, and the shop is the one its game.yaml names (shop:)."),
+    game: Optional[str] = typer.Argument(None, metavar="GAME", show_default=False,
+                                         help="A game folder, or a bundled game's name."),
+    deck: Optional[List[str]] = DECKS,
+    out: Path = EXPORT_OUT,
+    variant: Optional[List[str]] = VARIANTS,
+    quiet: bool = QUIET,
+) -> None:
+    """A deck's files as a print shop asks for them: its card size, bleed, safe zone, pixels, file type, names
+    and order (docs/exports.md); warns about text outside the shop's safe zone and backgrounds short of its bleed."""
+    from ..formats.shops import export_shop, find_shop
+    from ..reading.loading import load_game
+
+    target, named = (name, None) if game is None else (game, name)
+
+    def work() -> list[str]:
+        loaded = load_game(target, tuple(variant or ())) if named is None else None
+        if loaded is not None and has_errors(loaded.findings):  # a wrong shop: is reported with the rest
+            raise GameInvalid(list(loaded.findings))
+        profile = find_shop(named, loaded)
+        return run_export(target, deck or None, variant or (), profile.bleed, out, profile.id,
+                          lambda g, d, laid, staging: export_shop(profile, g, d, laid, staging),
+                          progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True)
+
+    _report(target, quiet, work)
 
 
 def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:

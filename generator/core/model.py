@@ -285,6 +285,7 @@ class Game:
     rulebook: Rulebook | None = None
     fonts: FontBook | None = None  # the bundled fonts with the game's own; None: the bundled ones
     embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, wherever text is set
+    shop: str = ""  # the print shop whose profile `muster export shop` uses when none is named
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -113,9 +113,12 @@ def board_image(game, board, dpi: int) -> tuple[bytes, tuple[int, int]]:
     return png_bytes(image, dpi), size
 
 
-def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every: bool = False):
+def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every: bool = False,
+            adapt: Callable | None = None, warnings: bool = False):
     """The game, the decks to export (with `every` and no deck named: counters too), and each laid out;
-    GameInvalid when the game has errors."""
+    GameInvalid when the game has errors. `adapt(deck)`, when given, gives the deck to lay out instead (a shop's
+    card size and safe zone); `warnings` keeps the warnings of laying out (text outside the safe zone, a
+    background short of the bleed) in each deck's findings."""
     from ..layout.cards import lay_out_cards
     from ..reading.loading import load_game
     from ..checking import require_valid_data
@@ -130,7 +133,9 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every
         # the card decks; a game of counters alone (the grid battle) exports its counters
         decks = [deck for deck in game.decks.values() if every or deck.component == "cards"] or list(game.decks.values())
     findings = require_valid_data(game)
-    laid = {deck.id: lay_out_cards(game, deck, bleed, warnings=False) for deck in decks}
+    if adapt is not None:
+        decks = [adapt(deck) for deck in decks]
+    laid = {deck.id: lay_out_cards(game, deck, bleed, warnings=warnings) for deck in decks}
     findings += [f for deck in laid.values() for f in deck.findings]
     if has_errors(findings):
         raise GameInvalid(findings)
@@ -155,7 +160,7 @@ def write(staging, name: str, data: bytes, files: list[dict]) -> None:
     files.append({"file": name, "sha256": sha256(target)})
 
 
-def _cards_csv(rows: list[dict]) -> bytes:
+def cards_csv(rows: list[dict]) -> bytes:
     """cards.csv of an export; text that a spreadsheet program would run as a formula is quoted."""
     from ..reading.worksheets import formula_safe
 
@@ -174,15 +179,22 @@ def manifest(game, deck, export: str, settings: dict, cards: list[dict], files: 
             "card_mm": list(deck.face_size), "cards": cards, "files": files}
 
 
+def encoded_faces(game, deck, laid, rows: list[Entry], size: tuple[int, int], dpi: int, bleed: float,
+                  encode: Callable = png_bytes) -> dict[int, bytes]:
+    """Each face of `rows` (its front, and its back if it has one) rasterised at `size` pixels with its bleed, as
+    `encode(image, dpi)` gives it: PNG, or a shop's JPEG."""
+    wanted = {index: [size] for row in rows for index in (row.front, row.back) if index is not None}
+    return {index: encode(image, dpi) for (index, _), image in
+            rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}",
+                            deck.where)}
+
+
 def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     """<nnn>-<id>-front.png and -back.png (none for a one-sided counter) per distinct card, cards.csv with the
     counts, manifest.json."""
     rows = entries(deck, laid)
     size = png_size(deck.face_size, bleed, dpi)
-    wanted = {index: [size] for row in rows for index in (row.front, row.back) if index is not None}
-    encoded = {index: png_bytes(image, dpi) for (index, _), image in
-               rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}",
-                               deck.where)}
+    encoded = encoded_faces(game, deck, laid, rows, size, dpi, bleed)
     files: list[dict] = []
     cards = []
     for row in rows:
@@ -192,7 +204,7 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
             write(staging, back, encoded[row.back], files)
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count,
                       "front": front, "back": back})
-    write(staging, "cards.csv", _cards_csv(cards), files)
+    write(staging, "cards.csv", cards_csv(cards), files)
     trim = png_size(deck.face_size, 0.0, dpi)
     settings = {"dpi": dpi, "bleed_mm": bleed, "pixels": list(size), "trim_pixels": list(trim)}
     pngs = len(rows) + sum(row.back is not None for row in rows)
@@ -218,7 +230,7 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
                          boxes=True)
         files.append({"file": name, "sha256": sha256(target)})
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count, "file": name})
-    write(staging, "cards.csv", _cards_csv(cards), files)
+    write(staging, "cards.csv", cards_csv(cards), files)
     w, h = deck.face_size
     points = [round((w + 2 * bleed) * PT_PER_MM, 3), round((h + 2 * bleed) * PT_PER_MM, 3)]
     settings = {"bleed_mm": bleed, "page_pt": points, "trim_pt": [round(w * PT_PER_MM, 3), round(h * PT_PER_MM, 3)]}
@@ -230,18 +242,19 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
 
 def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
                export: Callable[..., DeckExport], progress: Callable | None = None,
-               finish: Callable | None = None, every: bool = False) -> list[str]:
+               finish: Callable | None = None, every: bool = False, adapt: Callable | None = None,
+               warnings: bool = False) -> list[str]:
     """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/ (`export(game, deck, laid, staging)`
     writes through the deck's Staging), and moves the files into place together once all are written.
     `progress(decks, label)`, when given, wraps the decks in a context that reports them as they are done.
     `finish(game, exported, staging)`, when given, writes what the decks make together (TTS's saved object) into
     OUT/<game>/<kind>/ once they are done, committed with them: `exported` is [(deck, staging, DeckExport)]; it
-    returns a DeckExport too. Returns the summary lines."""
+    returns a DeckExport too. `every`, `adapt` and `warnings` are prepare's. Returns the summary lines."""
     from contextlib import nullcontext
 
     from ..building.staging import Staging
 
-    game, decks, laid = prepare(target, deck_ids, bleed, variants, every)
+    game, decks, laid = prepare(target, deck_ids, bleed, variants, every, adapt, warnings)
     staged: list[tuple[Staging, DeckExport]] = []
     bar = progress(decks, f"Exporting {game.id}") if progress else nullcontext(decks)
 

@@ -9,13 +9,13 @@ from typing import Callable, Sequence
 
 from ..core import fonts
 from ..core.display import DeckFaces, Face
-from ..core.errors import MusterError
+from ..core.errors import Finding, MusterError
 from ..core.model import Card, Deck, Game
 from ..core import sandbox
 from .context import card_context, deck_context
 from .evaluation import Evaluator
 from .files import DEFAULTS, find_layout, read_layout
-from .findings import attempt, filed, text_findings
+from .findings import attempt, bleed_gaps, filed, text_findings
 
 BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out
 
@@ -38,7 +38,8 @@ def lay_out_cards(game: Game, deck: Deck, bleed: float, warnings: bool = True) -
     """Every card of `deck` laid out once (copies share the result); identical faces are stored once.
 
     Errors (templates that fail, text that cannot fit) and missing glyphs are always found; `warnings` adds the
-    other printed-text checks (small text, the safe zone), which `muster validate` reports and a build does not.
+    other printed-text checks (small text, the safe zone) and a background that stops short of the bleed, which
+    `muster validate` reports and a build does not.
     """
     result = DeckFaces([], [], [], [])
     for batch in lay_out_batches(game, deck, bleed, warnings):
@@ -62,6 +63,7 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
         yield DeckFaces([], [], [], findings)
         return
     index: dict[Face, int] = {}
+    edged: set[str] = set()  # the layouts checked for a gap in the bleed: once per deck and layout
     shared = deck_context(game, deck, bleed)
     budget = float(sandbox.TIME_LIMIT)
     size = size or BATCH
@@ -70,7 +72,7 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
         batch = DeckFaces([], [], [], [])
         began = time.monotonic()
         complete = attempt(partial(_lay_out, deck, cards[start:start + size], shared, warnings, evaluators,
-                                   index, batch, budget), batch.findings, deck.where, f"decks.{deck.id}", subject)
+                                   index, batch, budget, edged), batch.findings, deck.where, f"decks.{deck.id}", subject)
         budget -= time.monotonic() - began
         yield batch
         if not complete:
@@ -88,13 +90,35 @@ def _evaluator(game: Game, deck: Deck, which: str, bleed: float, field: str,
 
 
 def _lay_out(deck: Deck, cards: list[Card], shared: dict, warnings: bool, evaluators: dict[str, Evaluator],
-             index: dict[Face, int], batch: DeckFaces, budget: float) -> bool:
+             index: dict[Face, int], batch: DeckFaces, budget: float, edged: set[str]) -> bool:
     """Lays `cards` out into `batch` within `budget` seconds; an error in a layout stops it, with what was laid
     out so far kept."""
     with sandbox.time_limit(max(budget, 0.001)):
         for card in cards:
             _lay_out_card(card, shared, warnings, evaluators, index, batch, deck.safe_margin)
+            if warnings and len(edged) < len(evaluators):
+                _check_edges(deck, evaluators, index, batch, edged)
     return True
+
+
+def _check_edges(deck: Deck, evaluators: dict[str, Evaluator], index: dict[Face, int], batch: DeckFaces,
+                 edged: set[str]) -> None:
+    """A warning, once per deck and layout, when the first card's face or back leaves part of the bleed
+    uncovered: a layout drawn for another card size leaves a white strip along the cut."""
+    faces = list(index)  # in the order of their numbers
+    for which, drawn in (("face", batch.fronts), ("back", batch.backs)):
+        if which in edged or which not in evaluators or not drawn:  # a piece without a back: none to check
+            continue
+        edged.add(which)
+        bleed = evaluators[which].canvas.bleed
+        sides = bleed_gaps(faces[drawn[-1]], bleed)
+        if sides:
+            name = deck.face if which == "face" else deck.back
+            batch.findings.append(Finding(
+                "warning", deck.where, f"decks.{deck.id}.{which}",
+                f"deck '{deck.id}': the {which} layout {name} leaves the {bleed:g} mm bleed uncovered on the "
+                f"{' and '.join(sides)} (drawn for another card size? size its background by face.w and face.h, "
+                f"with bleed: true)", "bleed-gap"))
 
 
 def _lay_out_card(card: Card, shared: dict, warnings: bool, evaluators: dict[str, Evaluator], index: dict[Face, int],

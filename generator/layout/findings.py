@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Callable, Iterable, TypeVar
 
 from ..core import fonts
-from ..core.display import Face, Run
+from ..core.display import Face, Picture, Rect, Run
 from ..core.errors import Finding, Location, MusterError
 from ..core.units import PT_PER_MM
 from ..core import sandbox
 
 MIN_TEXT_PT = 6.0
+SIDES = ("top", "right", "bottom", "left")
+GAP_MM = 0.05  # narrower uncovered strips are rounding, not white edges
 Result = TypeVar("Result")
 
 
@@ -64,3 +66,38 @@ def text_findings(face: Face, safe: float, where: Location, field: str, label: s
                 or top < safe - 0.05 or item.y > face.height - safe + 0.05):
             warn("outside-safe-area", f"text {item.text[:30]!r} reaches outside the {safe:g} mm safe zone")
     return findings
+
+
+def bleed_gaps(face: Face, bleed: float) -> list[str]:
+    """The sides on which the face's background stops short of the bleed's edge: where the union of its filled
+    boxes and images (each counted as its whole box) leaves more than a tenth of that side's bleed (the band
+    between the trim and the bleed's edge, corners left out) uncovered. A face whose background reaches the
+    bleed's edge nowhere is white by design: none."""
+    if bleed <= 0:
+        return []
+    edges = (-bleed, -bleed, face.width + bleed, face.height + bleed)
+    boxes = []
+    for item in face.items:
+        if (isinstance(item, Rect) and item.fill) or isinstance(item, Picture):
+            box = (max(item.x, edges[0]), max(item.y, edges[1]),
+                   min(item.x + item.w, edges[2]), min(item.y + item.h, edges[3]))
+            if box[2] - box[0] > GAP_MM and box[3] - box[1] > GAP_MM:
+                boxes.append(box)
+    if not any(box[0] <= edges[0] + GAP_MM or box[1] <= edges[1] + GAP_MM or box[2] >= edges[2] - GAP_MM
+               or box[3] >= edges[3] - GAP_MM for box in boxes):
+        return []
+    xs = sorted({edges[0], edges[2], *(box[i] for box in boxes for i in (0, 2))})
+    ys = sorted({edges[1], edges[3], *(box[i] for box in boxes for i in (1, 3))})
+    bands = ((0, -bleed, face.width, 0), (face.width, 0, edges[2], face.height),
+             (0, face.height, face.width, edges[3]), (-bleed, 0, 0, face.height))
+    uncovered = [0.0] * len(bands)
+    for x0, x1 in zip(xs, xs[1:]):
+        for y0, y1 in zip(ys, ys[1:]):
+            middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+            if any(b[0] <= middle[0] <= b[2] and b[1] <= middle[1] <= b[3] for b in boxes):
+                continue
+            for number, band in enumerate(bands):
+                uncovered[number] += (max(0.0, min(x1, band[2]) - max(x0, band[0]))
+                                      * max(0.0, min(y1, band[3]) - max(y0, band[1])))
+    return [side for side, band, area in zip(SIDES, bands, uncovered)
+            if area > 0.1 * (band[2] - band[0]) * (band[3] - band[1])]

@@ -48,6 +48,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         tables = _tables(reader, data)
         boards = read_boards(reader, data, constants)
     rulebook = _rulebook(reader, data, root)
+    shop = reader.value(data, GAME["shop"], "") or ""
     for name in variants:
         if name not in game_variants:
             raise MusterError(f"game has no variant '{name}'{did_you_mean(name, game_variants)}", where,
@@ -77,6 +78,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         rulebook=rulebook,
         fonts=font_book,
         embed=frozen(embed),
+        shop=shop,
     )
 
 

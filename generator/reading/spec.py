@@ -36,6 +36,7 @@ PACKINGS = ("spaced", "sheet")
 BOARD_SHAPES = ("square", "hex")
 RULEBOOK_PAPERS = ("a4", "letter", "a5")
 RULE_KINDS = ("require", "forbid", "max_copies", "total", "count")
+SHOPS = ("makeplayingcards", "printerstudio", "thegamecrafter", "drivethrucards")  # formats/shops.yaml
 
 
 class Derived(str):
@@ -302,6 +303,8 @@ GAME = Section("game.yaml", (
     Key("tables", MAP, "Named lists of rows that layouts and the rulebook print from.", of=ROWS, names=NAME),
     Key("boards", MAP, "Maps and play mats, printed at 100 %.", of=BOARD, names=DECK_ID),
     Key("rulebook", MAPPING, "The rules, typeset into rules.pdf.", of=RULEBOOK),
+    Key("shop", CHOICE, "The print shop whose profile `muster export shop GAME` uses (docs/exports.md).",
+        choices=SHOPS),
 ))
 
 CARD = Section("cards[]", (

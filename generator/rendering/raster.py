@@ -70,6 +70,14 @@ def png_bytes(image, dpi: int) -> bytes:
     return buffer.getvalue()
 
 
+def jpeg_bytes(image, dpi: int) -> bytes:
+    """JPEG at quality 95 without chroma subsampling (text keeps its edges), the resolution recorded; the same
+    pixels always give the same bytes."""
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="JPEG", dpi=(dpi, dpi), quality=95, subsampling=0)
+    return buffer.getvalue()
+
+
 def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]], size: tuple[float, float],
                     bleed: float, reach: float, title: str, where: Location | None = None
                     ) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
