@@ -166,6 +166,7 @@ class Book:
             ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), ["#ffffff", "#efece4"]),
             ("LINEBELOW", (0, 0), (-1, -1), 0.25, "#b9b4a8"),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("FONTNAME", (0, 0), (-1, -1), self.styles["cell"].fontName),  # else a cell sets Helvetica, unembedded
             ("TOPPADDING", (0, 0), (-1, -1), 2.5),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
         ]))
@@ -208,6 +209,7 @@ class Book:
         box.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), "#f1eee6"),
             ("LINEBEFORE", (0, 0), (0, -1), 2.5, "#8a8578"),
+            ("FONTNAME", (0, 0), (-1, -1), self.styles["body"].fontName),  # as in table()
             ("LEFTPADDING", (0, 0), (-1, -1), 8),
             ("RIGHTPADDING", (0, 0), (-1, -1), 8),
             ("TOPPADDING", (0, 0), (-1, -1), 5),
