@@ -82,14 +82,19 @@ def calibration_page(game: Game, options: Options) -> BoardPrint:
 
 def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]:
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
+    from ..rendering.inks import inks_of
+    from ..rendering.pdfx import pdfx
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
 
     paper = game.rulebook.paper or ("letter" if options.paper in ("letter", "tabloid") else "a4")
-    rules, pages = typeset_rulebook(game, markdown, paper)
+    inks = inks_of(options)
+    typeset, pages = typeset_rulebook(game, markdown, paper, inks)
+    rules = pdfx(typeset, inks.profile) if options.pdfx else typeset
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
     if options.booklet or game.rulebook.booklet:
         sheet = "letter" if paper == "letter" else "a4"
-        booklet, sides = impose_booklet(rules, sheet)
+        booklet, sides = impose_booklet(typeset, sheet)
+        booklet = pdfx(booklet, inks.profile) if options.pdfx else booklet
         files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),
                                    {"paper": f"{sheet} landscape", "rulebook_pages": pages}), booklet))
     return files

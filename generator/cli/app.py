@@ -56,6 +56,13 @@ class Duplex(str, Enum):
     none = "none"
 
 
+class Colour(str, Enum):
+    """How --colour prints colours and images."""
+
+    rgb = "rgb"
+    cmyk = "cmyk"
+
+
 class Format(str, Enum):
     """How validate prints its findings."""
 
@@ -95,6 +102,12 @@ QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 PAPER = typer.Option(Paper.a4, "--paper", case_sensitive=False, help="Paper size.")
 DUPLEX = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
                       help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts).")
+COLOUR = typer.Option(Colour.rgb, "--colour", case_sensitive=False, help="rgb, or cmyk: colours and images "
+                      "converted to the inks of the bundled FOGRA39 profile, black text on the black plate alone.")
+PDFX = typer.Option(False, "--pdfx", help="Write PDF/X-1a:2003 (implies --colour cmyk): the profile as output "
+                    "intent, trim and bleed boxes, no transparency.")
+INK_LIMIT = typer.Option(None, "--ink-limit", min=100, max=400, metavar="PERCENT",
+                         help="Total ink at most, when lower than the profile's 300 %.")
 KIT = (
     ("paper", Paper, PAPER),
     ("bleed", str, BLEED),
@@ -109,6 +122,9 @@ KIT = (
                                    "in game.yaml.")),
     ("calibration", bool, typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm "
                                        "rulers and a card at true size, to print first.")),
+    ("colour", Colour, COLOUR),
+    ("pdfx", bool, PDFX),
+    ("ink_limit", Optional[float], INK_LIMIT),
 )
 
 
@@ -132,7 +148,8 @@ def with_kit_options(command: Callable) -> Callable:
 
 
 def kit_options(paper: Paper, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
-                variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool) -> Options:
+                variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool,
+                colour: Colour = Colour.rgb, pdfx: bool = False, ink_limit: Optional[float] = None) -> Options:
     """The Options of a kit from the options of KIT; a bad --bleed is one line and exit 2."""
     from ..core.errors import MusterError
 
@@ -141,4 +158,4 @@ def kit_options(paper: Paper, bleed: str, duplex: Duplex, crop_marks: bool, grey
     except MusterError as exc:
         console.fail(exc)
     return Options(paper.value, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
-                   calibration)
+                   calibration, "cmyk" if pdfx else colour.value, pdfx, ink_limit)

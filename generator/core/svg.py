@@ -237,12 +237,13 @@ def _convert(data: bytes, where: Location):
 
 
 def _recolour(node, recolour: Callable[[float, float, float], tuple]) -> None:
-    from reportlab.lib.colors import Color
+    from reportlab.lib.colors import CMYKColor, Color
 
     for attribute in ("fillColor", "strokeColor"):
         colour = getattr(node, attribute, None)
         if isinstance(colour, Color):
-            setattr(node, attribute, Color(*recolour(colour.red, colour.green, colour.blue), colour.alpha))
+            values = recolour(colour.red, colour.green, colour.blue)
+            setattr(node, attribute, (CMYKColor if len(values) == 4 else Color)(*values, alpha=colour.alpha))
     for child in getattr(node, "contents", ()):
         _recolour(child, recolour)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import GameInvalid, MusterError, has_errors
+from ..core.options import Options
 from ..core.units import CARD_SIZES, MM_PER, PT_PER_MM, parse_length
 from ..rendering.raster import png_bytes, rasterise_faces, write_face_pages
 
@@ -172,8 +173,9 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     return DeckExport(manifest(game, deck, "png", settings, cards, files), summary)
 
 
-def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
-    """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back; MediaBox = BleedBox, TrimBox = card."""
+def export_pdf(game, deck, laid, staging, bleed: float, printing: Options = Options()) -> DeckExport:
+    """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back; MediaBox = BleedBox, TrimBox = card.
+    `printing` says the colour (rgb, cmyk) and whether the files are PDF/X."""
     from ..core.files import sha256
 
     rows = entries(deck, laid)
@@ -183,13 +185,14 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
         name = f"{row.stem}.pdf"
         target = staging.path(name)
         write_face_pages(target, f"{game.title}: {row.title}", laid.faces, [row.front, row.back], deck.face_size,
-                         bleed, boxes=True)
+                         bleed, boxes=True, printing=printing)
         files.append({"file": name, "sha256": sha256(target)})
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count, "file": name})
     write(staging, "cards.csv", _cards_csv(cards), files)
     w, h = deck.face_size
     points = [round((w + 2 * bleed) * PT_PER_MM, 3), round((h + 2 * bleed) * PT_PER_MM, 3)]
     settings = {"bleed_mm": bleed, "page_pt": points, "trim_pt": [round(w * PT_PER_MM, 3), round(h * PT_PER_MM, 3)]}
+    settings |= {"colour": printing.colour, "pdfx": printing.pdfx} if printing != Options() else {}
     summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {len(rows)} two-page PDFs of "
                f"{w + 2 * bleed:g} x {h + 2 * bleed:g} mm (trim {w:g} x {h:g} mm) -> {staging.folder}")
     return DeckExport(manifest(game, deck, "pdf", settings, cards, files), summary)

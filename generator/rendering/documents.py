@@ -17,6 +17,7 @@ from ..core.plan import BoardPrint, Built, Plan
 from ..core.units import PAPERS
 from ..imposition.sheets import arrange, sheets
 from ..imposition.tiles import tiles
+from .inks import inks_of
 from .render import SheetWriter
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     form once it has been used more than once in the batches so far: a shared back from its first sheet on.
     """
     target = path(file)
-    writer = SheetWriter(target, f"{plan.title}: {kind}", options.greyscale)
+    writer = SheetWriter(target, f"{plan.title}: {kind}", options.greyscale, inks_of(options), options.pdfx)
     per_sheet = {}
     for group in _alike(plan, deck_ids):
         deck = plan.decks[group[0]]
@@ -102,7 +103,7 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
 def board_sheets(title: str, document: BoardPrint, target: Path, options: Options) -> Built:
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
     grids = {}  # each board's tiles, columns x rows
-    writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale)
+    writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale, inks_of(options), options.pdfx)
     for board in document.boards:
         tiling = tiles(board.size, PAPERS[options.paper], f"{title} · {board.name}")
         grids[board.id] = f"{tiling.columns}x{tiling.rows}"

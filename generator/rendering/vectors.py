@@ -13,6 +13,7 @@ from typing import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from ..core import fonts, svg
+from .inks import Inks, hex_of
 
 PLACEHOLDER = Path(__file__).with_name("placeholder.png")  # a transparent pixel: see VectorCanvas
 
@@ -67,12 +68,21 @@ class VectorCanvas(Canvas):
     hands that to drawImage with the icon's box, and the SVG is drawn there. The placeholder never reaches the PDF.
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, inks: Inks | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.vectors = Forms(self)
+        self.inks = inks or Inks()
+        cmyk = self.inks.mode == "cmyk"
+        self.vectors = Forms(self, (lambda r, g, b: self.inks.of(hex_of(r, g, b))) if cmyk else None)
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
         if isinstance(image, VectorIcon):
             self.vectors.draw(image.path, x, y, width, height)
             return width, height
+        if self.inks.mode == "cmyk" and isinstance(image, str):  # a raster image's file, as platypus names it
+            from PIL import Image
+            from reportlab.lib.utils import ImageReader
+
+            with Image.open(image) as opened:
+                opened.load()
+                image = ImageReader(self.inks.image(opened))
         return super().drawImage(image, x, y, width, height, *args, **kwargs)
