@@ -302,3 +302,28 @@ def test_the_colour_options_are_part_of_the_input_key_only_when_chosen():
     choices = (Options(), Options(colour="cmyk"), Options(colour="cmyk", pdfx=True), Options(colour="cmyk", ink_limit=240))
     keys = {inputs_of(root, options.as_dict()).key for options in choices}
     assert len(keys) == 4
+
+
+@pytest.mark.parametrize("mode, expected", [("rgb", b" rg"), ("cmyk", b"0 1 1 0 k")])
+def test_a_rulebook_icon_in_a_cmyk_colour_is_drawn_in_the_rulebook_s_inks(make_game, tmp_path, mode, expected):
+    import io
+
+    from pypdf import PdfReader
+
+    from generator.reading.loading import load_game
+    from generator.rendering.inks import Inks
+    from generator.rendering.rulebook_pdf import typeset_rulebook
+
+    from conftest import GAME_YAML
+
+    game_yaml = GAME_YAML.replace('  star: {glyph: "★", font: text-bold}',
+                                  '  star: {glyph: "★", font: text-bold, colour: "cmyk(0, 100, 100, 0)"}')
+    assert game_yaml != GAME_YAML
+    game = load_game(make_game({"game.yaml": game_yaml + "rulebook: {file: rules.md}\n", "rules.md": "# R\n"}))
+    data, _ = typeset_rulebook(game, "# Rules\n\nA [[star]] here.\n", "a5", Inks(mode))
+    streams = b"".join(page.get_contents().get_data() for page in PdfReader(io.BytesIO(data)).pages)
+    assert expected in streams and b"0 100 100 0" not in streams
+    if mode == "rgb":  # the red the profile prints for those inks
+        from reportlab.lib.rl_accel import fp_str
+
+        assert f"{fp_str(*Inks('rgb').of('cmyk(0, 100, 100, 0)'))} rg".encode() in streams

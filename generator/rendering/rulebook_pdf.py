@@ -22,6 +22,7 @@ from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, KeepTogether, 
 from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 
 from ..core import fonts
+from ..core.colour import COLOUR
 from ..core.errors import Location, MusterError
 from ..core.files import confined
 from ..core.inline import configured
@@ -85,8 +86,10 @@ def painter(inks: Inks) -> Callable[[str], str]:
 
 
 def painted_icons(game: Game, paint: Callable[[str], str]) -> Game:
-    """`game` with its icons' glyph colours as `paint` gives them: they reach platypus in markup, as written."""
-    return replace(game, icons={name: replace(icon, colour=icon.colour and paint(icon.colour))
+    """`game` with its icons' glyph colours as `paint` gives them (a cmyk(...) colour in RGB, a hex one in CMYK):
+    they reach platypus in markup, which would read cmyk(...) as fractions of ink."""
+    return replace(game, icons={name: replace(icon, colour=paint(icon.colour) if COLOUR.match(icon.colour or "")
+                                              else icon.colour)  # none, or (made by hand) escaped by markup.py
                                 for name, icon in game.icons.items()})
 
 
@@ -96,7 +99,7 @@ class Book:
     def __init__(self, game: Game, paper: tuple[float, float], inks: Inks | None = None):
         self.inks = inks or Inks()
         self.paint = painter(self.inks)
-        game = game if self.inks.mode == "rgb" else painted_icons(game, self.paint)
+        game = painted_icons(game, self.paint)
         family = fonts.font_book().family_of(game.rulebook.font if game.rulebook else "text")
         for name in ("display", "display-bold", *family.values()):
             fonts.face(name)
