@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
-from ..core.bundle import fonts_dir, layouts_dir
+from ..core.bundle import fonts_dir, layouts_dir, profiles_dir
 from ..core.inputs import version_of
 
 
@@ -49,6 +49,8 @@ def inputs_of(game_root: Path, options: dict) -> Inputs:
     _tree(digest, versions, game_root, "game")
     _tree(digest, versions, layouts_dir(), "layouts")
     _tree(digest, versions, fonts_dir(), "fonts")
+    if options.get("colour") == "cmyk":  # the output profile is an input of CMYK kits only
+        _tree(digest, versions, profiles_dir(), "profiles")
     return Inputs(digest.hexdigest(), tuple(versions))
 
 

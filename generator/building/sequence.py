@@ -100,11 +100,15 @@ def calibration_page(game: Game, options: Options) -> BoardPrint:
 
 def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]:
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
+    from ..rendering.inks import inks_of
+    from ..rendering.pdfx import pdfx
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
 
     build = options.paper.removesuffix(LANDSCAPE)  # the rulebook reads upright, whatever way the sheets lie
     paper = game.rulebook.paper or ("letter" if build in ("letter", "tabloid") else "a4")
-    rules, pages = typeset_rulebook(game, markdown, paper_size(paper))
+    inks = inks_of(options)
+    typeset, pages = typeset_rulebook(game, markdown, paper_size(paper), inks)
+    rules = pdfx(typeset, inks.profile) if options.pdfx else typeset
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
     if options.booklet or game.rulebook.booklet:
         sheet = "letter" if paper == "letter" else "a4"
@@ -112,8 +116,9 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
         # Shrunk onto half a sheet, an A4 page's 7.5 pt running heads would print at 5.3 pt and its 10 pt text at
         # 7 pt: a page larger than half the sheet is typeset again at that size, and printed at full size.
         if paper_size(paper)[0] > half[0] or paper_size(paper)[1] > half[1]:
-            rules, pages = typeset_rulebook(game, markdown, half)
-        booklet, sides = impose_booklet(rules, sheet)
+            typeset, pages = typeset_rulebook(game, markdown, half, inks)
+        booklet, sides = impose_booklet(typeset, sheet)
+        booklet = pdfx(booklet, inks.profile) if options.pdfx else booklet
         files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),
                                    {"paper": f"{sheet} landscape", "rulebook_pages": pages}), booklet))
     return files

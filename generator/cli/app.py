@@ -47,6 +47,13 @@ class Duplex(str, Enum):
     none = "none"
 
 
+class Colour(str, Enum):
+    """How --colour prints colours and images."""
+
+    rgb = "rgb"
+    cmyk = "cmyk"
+
+
 class Format(str, Enum):
     """How validate prints its findings."""
 
@@ -88,6 +95,12 @@ PAPER = typer.Option("a4", "--paper", metavar="PAPER",
                           "as 300mmx400mm or \"11in x 17in\". A deck's or board's paper: in game.yaml wins.")
 DUPLEX = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
                       help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts).")
+COLOUR = typer.Option(Colour.rgb, "--colour", case_sensitive=False, help="rgb, or cmyk: colours and images "
+                      "converted to the inks of the bundled FOGRA39 profile, black text on the black plate alone.")
+PDFX = typer.Option(False, "--pdfx", help="Write PDF/X-1a:2003 (implies --colour cmyk): the profile as output "
+                    "intent, trim and bleed boxes, no transparency.")
+INK_LIMIT = typer.Option(None, "--ink-limit", min=100, max=400, metavar="PERCENT",
+                         help="Total ink at most, when lower than the profile's 300 %.")
 KIT = (
     ("paper", str, PAPER),
     ("bleed", str, BLEED),
@@ -105,6 +118,9 @@ KIT = (
     ("back_offset", str, typer.Option("0,0", "--back-offset", metavar="X,Y", help="Move every back page by X to "
                                       "the right and Y down, as seen on the back (mm, or with a unit: 1.5mm,-0.5mm), "
                                       "to make up for a duplex printer's shift; calibration.pdf measures it.")),
+    ("colour", Colour, COLOUR),
+    ("pdfx", bool, PDFX),
+    ("ink_limit", Optional[float], INK_LIMIT),
 )
 
 
@@ -129,7 +145,8 @@ def with_kit_options(command: Callable) -> Callable:
 
 def kit_options(paper: str, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
                 variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool,
-                back_offset: str) -> Options:
+                back_offset: str, colour: Colour = Colour.rgb, pdfx: bool = False,
+                ink_limit: Optional[float] = None) -> Options:
     """The Options of a kit from the options of KIT; a bad --paper, --bleed or --back-offset is one line and exit 2."""
     from ..core.errors import MusterError
 
@@ -140,4 +157,4 @@ def kit_options(paper: str, bleed: str, duplex: Duplex, crop_marks: bool, greysc
     except MusterError as exc:
         console.fail(exc)
     return Options(paper_name, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
-                   calibration, offset)
+                   calibration, offset, "cmyk" if pdfx else colour.value, pdfx, ink_limit)

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import BLEED, GAME, QUIET, VARIANTS, export_app
+from .app import BLEED, COLOUR, GAME, INK_LIMIT, PDFX, QUIET, VARIANTS, Colour, export_app
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
@@ -69,9 +69,16 @@ def pdf(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     quiet: bool = QUIET,
+    colour: Colour = COLOUR,
+    pdfx: bool = PDFX,
+    ink_limit: Optional[float] = INK_LIMIT,
 ) -> None:
     """One two-page PDF per distinct card (front, back) with TrimBox and BleedBox; counts in cards.csv."""
-    _run(game, deck, variant, out, quiet, "pdf", bleed, export_pdf)
+    from ..core.options import Options
+
+    printing = Options(colour="cmyk" if pdfx else colour.value, pdfx=pdfx, ink_limit=ink_limit)
+    _run(game, deck, variant, out, quiet, "pdf", bleed,
+         lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing))
 
 
 @export_app.command()

@@ -1,4 +1,5 @@
-"""Where the bundled games, layouts and fonts are: inside the installed package, or at the top of a checkout."""
+"""Where the bundled games, layouts, fonts and colour profiles are: inside the installed package, or at the top
+of a checkout."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def layouts_dir() -> Path:
 
 def fonts_dir() -> Path:
     return _bundle_root() / "fonts"
+
+
+def profiles_dir() -> Path:
+    """The ICC colour profiles CMYK builds and PDF/X output intents use, each with its licence."""
+    return _bundle_root() / "profiles"
 
 
 def is_bundled(path: Path) -> bool:

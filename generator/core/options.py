@@ -19,8 +19,16 @@ class Options:
     booklet: bool = False    # also write rules-booklet.pdf, whatever the game's rulebook says
     calibration: bool = True  # write calibration.pdf: rulers and a card at true size
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm every back page moves: x right, y down, seen on the back
+    colour: str = "rgb"       # rgb, or cmyk: colours and images in the inks of the output profile
+    pdfx: bool = False        # PDF/X-1a:2003 (cmyk): an output intent, trim and bleed boxes, nothing it forbids
+    ink_limit: float | None = None  # percent: total ink, when lower than the output profile's own
 
     def as_dict(self) -> dict:
+        # colour, pdfx and the ink limit only when chosen: kits built before they existed stay up to date
+        printing = {"colour": self.colour} if self.colour != "rgb" else {}
+        printing |= {"pdfx": True} if self.pdfx else {}
+        printing |= {"ink_limit": self.ink_limit} if self.ink_limit is not None else {}
         return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
                 "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed,
-                "booklet": self.booklet, "calibration": self.calibration, "back_offset_mm": list(self.back_offset)}
+                "booklet": self.booklet, "calibration": self.calibration, "back_offset_mm": list(self.back_offset),
+                **printing}

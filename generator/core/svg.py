@@ -17,7 +17,6 @@ import io
 import logging
 import re
 from pathlib import Path
-from typing import Callable
 
 from .errors import Location, MusterError
 from .inputs import SVG, read_bytes
@@ -55,15 +54,13 @@ def is_svg(path: Path | str) -> bool:
     return str(path).lower().endswith(".svg")
 
 
-def load(path: Path, recolour: Callable[[float, float, float], tuple] | None = None):
+def load(path: Path):
     """The SVG at `path` as a reportlab Drawing, sized in points; a MusterError naming the file and what in it
-    cannot be drawn otherwise. `recolour` turns every fill and stroke colour's red, green, blue into others."""
+    cannot be drawn otherwise."""
     data = read_bytes(path, SVG)
     where = Location(Path(path))
     vet(data, where)
     drawing = _convert(data, where)
-    if recolour is not None:
-        _recolour(drawing, recolour)
     return drawing
 
 
@@ -234,17 +231,6 @@ def _convert(data: bytes, where: Location):
     if drawing is None or drawing.width <= 0 or drawing.height <= 0:
         raise MusterError("has no size: give it a viewBox, or a width and a height", where, code="bad-image")
     return drawing
-
-
-def _recolour(node, recolour: Callable[[float, float, float], tuple]) -> None:
-    from reportlab.lib.colors import Color
-
-    for attribute in ("fillColor", "strokeColor"):
-        colour = getattr(node, attribute, None)
-        if isinstance(colour, Color):
-            setattr(node, attribute, Color(*recolour(colour.red, colour.green, colour.blue), colour.alpha))
-    for child in getattr(node, "contents", ()):
-        _recolour(child, recolour)
 
 
 def _refused(what: str, where: Location) -> MusterError:

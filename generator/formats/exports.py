@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core.errors import GameInvalid, MusterError, has_errors
+from ..core.options import Options
 from ..core.units import CARD_SIZES, MM_PER, PT_PER_MM, parse_length
 from ..rendering.raster import png_bytes, rasterise_faces, write_face_pages
 
@@ -214,9 +215,9 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     return DeckExport(manifest(game, deck, "png", settings, cards, files), summary)
 
 
-def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
+def export_pdf(game, deck, laid, staging, bleed: float, printing: Options = Options()) -> DeckExport:
     """<nnn>-<id>.pdf per distinct card: page 1 its front, page 2 its back (none for a one-sided counter);
-    MediaBox = BleedBox, TrimBox = card."""
+    MediaBox = BleedBox, TrimBox = card. `printing` says the colour (rgb, cmyk) and whether the files are PDF/X."""
     from ..core.files import sha256
 
     rows = entries(deck, laid)
@@ -227,7 +228,7 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
         target = staging.path(name)
         write_face_pages(target, f"{game.title}: {row.title}", laid.faces,
                          [index for index in (row.front, row.back) if index is not None], deck.face_size, bleed,
-                         boxes=True)
+                         boxes=True, printing=printing)
         files.append({"file": name, "sha256": sha256(target)})
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count, "file": name})
     write(staging, "cards.csv", cards_csv(cards), files)
@@ -235,6 +236,7 @@ def export_pdf(game, deck, laid, staging, bleed: float) -> DeckExport:
     points = [round((w + 2 * bleed) * PT_PER_MM, 3), round((h + 2 * bleed) * PT_PER_MM, 3)]
     settings = {"bleed_mm": bleed, "page_pt": points, "trim_pt": [round(w * PT_PER_MM, 3), round(h * PT_PER_MM, 3)]}
     pages = "one-page" if deck.back is None else "two-page"
+    settings |= {"colour": printing.colour, "pdfx": printing.pdfx} if printing != Options() else {}
     summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {len(rows)} {pages} PDFs of "
                f"{w + 2 * bleed:g} x {h + 2 * bleed:g} mm (trim {w:g} x {h:g} mm) -> {staging.folder}")
     return DeckExport(manifest(game, deck, "pdf", settings, cards, files), summary)

@@ -44,7 +44,8 @@ def coerce(kind: str, raw, colours: dict[str, str]):
 
 
 def colour(raw, colours: dict[str, str]) -> str | None:
-    """#rrggbb (lower case) for a colour given as #rrggbb, by a name of the game's `colours`, or black or white;
+    """#rrggbb or cmyk(c, m, y, k) (lower case) for a colour given so, by a name of the game's `colours`, or black
+    or white;
     None for none."""
     text = "" if raw is None else str(raw).strip()
     if text in ("", "none"):
@@ -55,4 +56,4 @@ def colour(raw, colours: dict[str, str]) -> str | None:
         return colours[text]
     if text in BASIC_COLOURS:
         return BASIC_COLOURS[text]
-    raise ValueError(f"unknown colour {text!r}: use #rrggbb, none, or a name of the game's colours")
+    raise ValueError(f"unknown colour {text!r}: use #rrggbb, cmyk(c, m, y, k), none, or a name of the game's colours")

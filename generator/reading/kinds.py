@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core import fonts
+from ..core.colour import COLOUR, EXAMPLES
 from ..core.errors import MusterError
 from ..core.units import CARD_SIZES, paper_name, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
 MAX_SHOWN = 80  # characters of a value a message shows
 
@@ -110,7 +110,7 @@ def _paper(value, key) -> str:
 
 def _colour(value, key) -> str:
     if not isinstance(value, str) or not COLOUR.match(value):
-        raise MusterError(f"expected a colour such as \"#3b3b3b\", got {describe(value)}", code="bad-colour")
+        raise MusterError(f"expected a colour such as {EXAMPLES}, got {describe(value)}", code="bad-colour")
     return value
 
 

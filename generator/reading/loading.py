@@ -13,7 +13,7 @@ from ..core.model import Game, Icon, Rulebook, frozen
 from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
-from .kinds import COLOUR, HEX_COLOUR, NAME, describe
+from .kinds import COLOUR, EXAMPLES, HEX_COLOUR, NAME, describe
 from .reader import Reader, at, join
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
@@ -123,7 +123,7 @@ def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> di
             colour = colours[colour]  # a name of the game's colours, as layouts allow
         if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
             reader.error(at(body, "colour"), join(field, "colour"),
-                         f"expected a colour such as \"#8a2a1c\" or a name of colours:, got {describe(colour)}",
+                         f"expected a colour such as {EXAMPLES} or a name of colours:, got {describe(colour)}",
                          "bad-colour")
             colour = None
         image_path = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import BinaryIO, Iterable, Mapping
 
@@ -15,6 +16,7 @@ from ..core import fonts, svg
 from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
+from .inks import Inks, hex_of
 from .vectors import Forms
 
 
@@ -24,33 +26,49 @@ PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator th
 rl_config.useA85 = 0
 
 
-def _rgb(hex_colour: str) -> tuple[float, float, float]:
-    value = int(hex_colour[1:], 16)
-    return ((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255
-
-
-def _grey(r: float, g: float, b: float) -> tuple[float, float, float]:
-    grey = 0.299 * r + 0.587 * g + 0.114 * b
-    return grey, grey, grey
+def _grey(r: float, g: float, b: float) -> float:
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 class Painter:
     """Draws display-list items on a canvas whose origin is a face's trim bottom-left, y upwards, in points."""
 
-    def __init__(self, canvas: Canvas, greyscale: bool = False):
+    def __init__(self, canvas: Canvas, greyscale: bool = False, inks: Inks | None = None):
         self.canvas = canvas
         self.greyscale = greyscale
+        self.inks = inks or Inks()
         self.images: dict[Path, ImageReader] = {}
-        self.vectors = Forms(canvas, _grey if greyscale else None)
-        self.colours: dict[str, tuple[float, float, float]] = {}
+        recolour = greyscale or self.inks.mode == "cmyk"  # else SVG colours are drawn exactly as the file has them
+        self.vectors = Forms(canvas, self._svg_colour if recolour else None)
+        self.colours: dict[str, tuple[float, ...]] = {}
         self.paths: dict[tuple, str] = {}
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
 
-    def colour(self, hex_colour: str):
-        rgb = self.colours.get(hex_colour)
-        if rgb is None:
-            rgb = self.colours[hex_colour] = _grey(*_rgb(hex_colour)) if self.greyscale else _rgb(hex_colour)
-        return rgb
+    def colour(self, colour: str) -> tuple[float, ...]:
+        """The red, green, blue, or cyan, magenta, yellow, black that `colour` is drawn in (0 to 1 each)."""
+        values = self.colours.get(colour)
+        if values is None:
+            if self.greyscale:
+                grey = _grey(*self.inks.seen(colour))
+                values = (grey,) * 3 if self.inks.mode == "rgb" else self.inks.of(hex_of(grey, grey, grey))
+            else:
+                values = self.inks.of(colour)
+            self.colours[colour] = values
+        return values
+
+    def _svg_colour(self, r: float, g: float, b: float) -> tuple[float, ...]:
+        if self.inks.mode == "rgb":  # greyscale
+            grey = _grey(r, g, b)
+            return grey, grey, grey
+        return self.colour(hex_of(r, g, b))
+
+    def _fill(self, colour: str) -> None:
+        values = self.colour(colour)
+        (self.canvas.setFillColorRGB if len(values) == 3 else self.canvas.setFillColorCMYK)(*values)
+
+    def _stroke(self, colour: str) -> None:
+        values = self.colour(colour)
+        (self.canvas.setStrokeColorRGB if len(values) == 3 else self.canvas.setStrokeColorCMYK)(*values)
 
     def paint(self, items: Iterable, height: float) -> None:
         c = self.canvas
@@ -66,7 +84,7 @@ class Painter:
             if type(item) is Line:
                 if (item.stroke, item.width, item.dash) != line:
                     line = (item.stroke, item.width, item.dash)
-                    c.setStrokeColorRGB(*self.colour(item.stroke))
+                    self._stroke(item.stroke)
                     c.setLineWidth(item.width * PT_PER_MM)
                     c.setDash([d * PT_PER_MM for d in item.dash] if item.dash else [])
                 c.line(item.x1 * PT_PER_MM, (height - item.y1) * PT_PER_MM,
@@ -147,7 +165,8 @@ class Painter:
             face = fonts.face(run.font)
             if run.colour != colour:
                 colour = run.colour
-                code.append(f"{fp_str(*self.colour(colour))} rg")
+                values = self.colour(colour)
+                code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
             code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
             for subset, data in self._encoded(face, run.text, doc):
                 name = face.getSubsetInternalName(subset, doc)
@@ -179,20 +198,23 @@ class Painter:
         return pieces
 
     def _image(self, path: Path) -> ImageReader:
-        """One reader per image file; in greyscale, the image's grey version (transparency kept)."""
-        if not self.greyscale:
+        """One reader per image file; in greyscale, the image's grey version (transparency kept); in CMYK, the
+        image in the output profile's inks."""
+        if not self.greyscale and self.inks.mode == "rgb":
             return ImageReader(str(path))
         from PIL import Image
 
         with Image.open(path) as image:
-            grey = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
-        return ImageReader(grey)
+            image.load()
+            if self.greyscale:
+                image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
+            return ImageReader(self.inks.image(image))
 
     def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         if fill:
-            self.canvas.setFillColorRGB(*self.colour(fill))
+            self._fill(fill)
         if stroke:
-            self.canvas.setStrokeColorRGB(*self.colour(stroke))
+            self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
 
@@ -200,15 +222,17 @@ class Painter:
 class SheetWriter:
     """Writes sheets of faces into one PDF; a face used more than once is drawn once as a form XObject."""
 
-    def __init__(self, target: Path | BinaryIO, title: str, greyscale: bool = False,
-                 back_offset: tuple[float, float] = (0.0, 0.0)):
+    def __init__(self, target: Path | BinaryIO, title: str, greyscale: bool = False, inks: Inks | None = None,
+                 pdfx: bool = False, back_offset: tuple[float, float] = (0.0, 0.0)):
         # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
         initial = fonts.face("text").fontName
         where = str(target) if isinstance(target, Path) else target  # a file, or a buffer in memory
-        self.canvas = Canvas(where, invariant=1, pageCompression=1, initialFontName=initial)
+        self.target = target
+        self.unfinished = io.BytesIO() if pdfx else None  # PDF/X: what reportlab writes, finished by pdfx.py
+        self.canvas = Canvas(self.unfinished or where, invariant=1, pageCompression=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
-        self.painter = Painter(self.canvas, greyscale)
+        self.painter = Painter(self.canvas, greyscale, inks)
         self.forms: dict[tuple, str] = {}  # repeated faces by (section, index); overlays by what they hold
         self.section = 0
         self.uses: Mapping[int, int] = {}
@@ -278,3 +302,11 @@ class SheetWriter:
 
     def save(self) -> None:
         self.canvas.save()
+        if self.unfinished is not None:
+            from .pdfx import pdfx
+
+            data = pdfx(self.unfinished.getvalue(), self.painter.inks.profile)
+            if isinstance(self.target, Path):
+                self.target.write_bytes(data)
+            else:
+                self.target.write(data)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import re
-from typing import BinaryIO
+from dataclasses import replace
+from typing import BinaryIO, Callable
 from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
@@ -21,11 +22,13 @@ from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, KeepTogether, 
 from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 
 from ..core import fonts
+from ..core.colour import COLOUR
 from ..core.errors import Location, MusterError
 from ..core.files import confined
 from ..core.inline import configured
 from ..core.model import Game
 from ..core.units import PT_PER_MM
+from .inks import Inks, hex_of
 from .flowables import ContentsLine, Paragraph, SplitTable, picture
 from .markup import inline, plain
 from .vectors import VectorCanvas
@@ -38,14 +41,16 @@ CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column m
 MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
 
-def styles(body: float, family: dict[str, str]) -> dict:
+def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> dict:
     """The rulebook's paragraph styles for a body text of `body` points in the font `family` (its faces by style):
-    body, list items, table cells, code, the three heading levels, the title page and the contents."""
+    body, list items, table cells, code, the three heading levels, the title page and the contents. `paint` gives
+    a colour as the rulebook prints it."""
     ink = "#1d1d1b"
     regular, bold, italic = family["regular"], family["bold"], family["italic"]
 
     def style(name, font, size, leading, **extra):
-        return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading, textColor=extra.pop("colour", ink), **extra)
+        return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading,
+                              textColor=paint(extra.pop("colour", ink)), **extra)
 
     return {
         "body": style("body", regular, body, body * 1.35, spaceAfter=body * 0.6),
@@ -68,10 +73,33 @@ def styles(body: float, family: dict[str, str]) -> dict:
     }
 
 
+def painter(inks: Inks) -> Callable[[str], str]:
+    """How the rulebook hands reportlab a colour in `inks`: #rrggbb, or cmyk(c,m,y,k) from 0 to 1."""
+
+    def paint(colour: str) -> str:
+        values = inks.of(colour)
+        if len(values) == 4:
+            return f"cmyk({','.join(f'{v:.4f}' for v in values)})"
+        return hex_of(*values)
+
+    return paint
+
+
+def painted_icons(game: Game, paint: Callable[[str], str]) -> Game:
+    """`game` with its icons' glyph colours as `paint` gives them (a cmyk(...) colour in RGB, a hex one in CMYK):
+    they reach platypus in markup, which would read cmyk(...) as fractions of ink."""
+    return replace(game, icons={name: replace(icon, colour=paint(icon.colour) if COLOUR.match(icon.colour or "")
+                                              else icon.colour)  # none, or (made by hand) escaped by markup.py
+                                for name, icon in game.icons.items()})
+
+
 class Book:
     """Turns the rendered Markdown into platypus flowables (its inline text through markup.py) and writes the PDF."""
 
-    def __init__(self, game: Game, paper: tuple[float, float]):
+    def __init__(self, game: Game, paper: tuple[float, float], inks: Inks | None = None):
+        self.inks = inks or Inks()
+        self.paint = painter(self.inks)
+        game = painted_icons(game, self.paint)
         family = fonts.font_book().family_of(game.rulebook.font if game.rulebook else "text")
         for name in ("display", "display-bold", *family.values()):
             fonts.face(name)
@@ -83,7 +111,7 @@ class Book:
         body = 9 if small else 10
         self.margin = 14.0 if small else 20.0  # mm
         self.page_height = (paper[1] - 2 * self.margin) * mm - 2 * FRAME_PADDING  # points: room in a frame
-        self.styles = styles(body, family)
+        self.styles = styles(body, family, self.paint)
         self.numbers = [0, 0, 0]
         self.section = ""       # the chapter under way
         self.page_section = ""  # the first chapter that starts on the current page, which its header names
@@ -118,7 +146,8 @@ class Book:
             elif kind == "blockquote":
                 story.append(self.example(node, width))
             elif kind == "hr":
-                story.append(HRFlowable(width="100%", thickness=0.5, color="#9a958a", spaceBefore=4, spaceAfter=6))
+                story.append(HRFlowable(width="100%", thickness=0.5, color=self.paint("#9a958a"), spaceBefore=4,
+                                        spaceAfter=6))
             elif kind in ("code_block", "fence"):
                 story.append(Preformatted(node.content.rstrip("\n"), self.styles["code"]))
             elif kind == "html_block" and PAGE_BREAK.search(node.content):
@@ -126,7 +155,6 @@ class Book:
         return story
 
     def heading(self, level: int, node):
-
         level = min(level, 3)
         self.numbers[level - 1] += 1
         for deeper in range(level, 3):
@@ -138,16 +166,14 @@ class Book:
         return paragraph
 
     def listing(self, node, width: float):
-
         items = [ListItem(self.blocks(item.children, width - 16, "item") or [Spacer(0, 0)], leftIndent=14)
                  for item in node.children]
-        size = self.styles["body"].fontSize
+        bullets = {"bulletFontSize": self.styles["body"].fontSize, "leftIndent": 14, "spaceAfter": 4,
+                   "bulletColor": self.paint("#000000")}  # platypus's default black, in the rulebook's inks
         if node.type == "ordered_list":
             start = str(node.attrs.get("start", 1) or 1)
-            return ListFlowable(items, bulletType="1", start=start, bulletFontName="text-bold", bulletFontSize=size,
-                                leftIndent=14, spaceAfter=4)
-        return ListFlowable(items, bulletType="bullet", start="•", bulletFontName="text", bulletFontSize=size,
-                            leftIndent=14, spaceAfter=4)
+            return ListFlowable(items, bulletType="1", start=start, bulletFontName="text-bold", **bullets)
+        return ListFlowable(items, bulletType="bullet", start="•", bulletFontName="text", **bullets)
 
     def table(self, node, width: float, whole: bool = True):
         """A table with its header rows repeated on every page it spans; a short one is kept on one page (`whole`)."""
@@ -162,10 +188,12 @@ class Book:
         table = SplitTable(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT",
                            page_height=self.page_height)
         table.setStyle(TableStyle([
-            ("BACKGROUND", (0, 0), (-1, header_rows - 1), "#3b3a36"),
-            ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), ["#ffffff", "#efece4"]),
-            ("LINEBELOW", (0, 0), (-1, -1), 0.25, "#b9b4a8"),
+            ("BACKGROUND", (0, 0), (-1, header_rows - 1), self.paint("#3b3a36")),
+            ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [self.paint("#ffffff"), self.paint("#efece4")]),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.25, self.paint("#b9b4a8")),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("FONTNAME", (0, 0), (-1, -1), self.styles["cell"].fontName),  # else a cell sets Helvetica, unembedded
+            ("TEXTCOLOR", (0, 0), (-1, -1), self.paint("#000000")),  # platypus's default, in the rulebook's inks
             ("TOPPADDING", (0, 0), (-1, -1), 2.5),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
         ]))
@@ -202,12 +230,13 @@ class Book:
         return [f + spare * a / sum(amounts) for f, a in zip(floors, amounts)]
 
     def example(self, node, width: float):
-
         box = SplitTable([[self.blocks(node.children, width - 16)]], colWidths=[width], hAlign="LEFT",
                          page_height=self.page_height)
         box.setStyle(TableStyle([
-            ("BACKGROUND", (0, 0), (-1, -1), "#f1eee6"),
-            ("LINEBEFORE", (0, 0), (0, -1), 2.5, "#8a8578"),
+            ("BACKGROUND", (0, 0), (-1, -1), self.paint("#f1eee6")),
+            ("LINEBEFORE", (0, 0), (0, -1), 2.5, self.paint("#8a8578")),
+            ("FONTNAME", (0, 0), (-1, -1), self.styles["body"].fontName),  # as in table()
+            ("TEXTCOLOR", (0, 0), (-1, -1), self.paint("#000000")),
             ("LEFTPADDING", (0, 0), (-1, -1), 8),
             ("RIGHTPADDING", (0, 0), (-1, -1), 8),
             ("TOPPADDING", (0, 0), (-1, -1), 5),
@@ -216,7 +245,6 @@ class Book:
         return box
 
     def image(self, node, width: float):
-
         source = node.attrs.get("src", "")
         path = confined(self.game.root, source)
         if not path.is_file():
@@ -282,11 +310,11 @@ class Book:
         def furniture(canvas, document):
             canvas.saveState()
             canvas.setFont("text", 7.5)
-            canvas.setFillColor("#5a574f")
+            canvas.setFillColor(book.paint("#5a574f"))
             top = page[1] - margin * 0.55
             canvas.drawString(margin, top, book.game.title)
             canvas.drawRightString(page[0] - margin, top, book.page_section or book.section)
-            canvas.setStrokeColor("#b9b4a8")
+            canvas.setStrokeColor(book.paint("#b9b4a8"))
             canvas.setLineWidth(0.4)
             canvas.line(margin, top - 3, page[0] - margin, top - 3)
             canvas.drawCentredString(page[0] / 2, margin * 0.45, str(document.page))
@@ -312,17 +340,17 @@ class Book:
                     for flowable in body if getattr(flowable, "toc", None)]
         story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
                                      *contents, PageBreak()] + body
-        document.build(story, canvasmaker=VectorCanvas)
+        document.build(story, canvasmaker=lambda *args, **kwargs: VectorCanvas(*args, inks=self.inks, **kwargs))
         return pages[0]
 
 
-def typeset_rulebook(game: Game, text: str, paper: tuple[float, float]) -> tuple[bytes, int]:
+def typeset_rulebook(game: Game, text: str, paper: tuple[float, float], inks: Inks | None = None) -> tuple[bytes, int]:
     """The rulebook's PDF on pages of `paper` (width, height in mm), and its number of pages. What cannot be
     typeset (an image outside the game, a block too large for a page) is an error located in the rulebook."""
     where = Location(game.rulebook.path)
     target = io.BytesIO()
     try:
-        pages = Book(game, paper).build(text, target)
+        pages = Book(game, paper, inks).build(text, target)
     except MusterError as exc:
         raise MusterError(exc.message, exc.where or where, exc.field or "rulebook", exc.code) from None
     except (LayoutError, ValueError) as exc:  # platypus's words for a block it cannot place on any page

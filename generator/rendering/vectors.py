@@ -13,6 +13,7 @@ from typing import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from ..core import fonts, svg
+from .inks import Inks, hex_of
 
 PLACEHOLDER = Path(__file__).with_name("placeholder.png")  # a transparent pixel: see VectorCanvas
 
@@ -41,15 +42,39 @@ class Forms:
         if known is None:
             from reportlab.graphics import renderPDF
 
-            drawing = svg.load(path, self.recolour)
+            drawing = svg.load(path)
             # renderPDF sets the drawing's font before anything else: the canvas's own font, or it would name
             # Helvetica, a font no PDF of ours lists
             drawing.initialFontName = fonts.face("text").fontName
             known = self.known[path] = (f"svg{len(self.known)}", drawing.width, drawing.height)
             self.canvas.beginForm(known[0], 0, 0, drawing.width, drawing.height)
-            renderPDF.draw(drawing, self.canvas, 0, 0)
+            renderer = _recoloured_renderer(self.recolour) if self.recolour else renderPDF._PDFRenderer()
+            renderer.draw(renderPDF.renderScaledDrawing(drawing), self.canvas, 0, 0)
             self.canvas.endForm()
         return known
+
+
+def _recoloured_renderer(recolour: Callable[[float, float, float], tuple]):
+    """reportlab's PDF renderer with every colour it sets, the defaults it starts from included, turned into
+    `recolour`'s (grey, or the inks of a CMYK build): recolouring the drawing's shapes would leave the renderer's
+    own starting black in RGB."""
+    from reportlab.graphics.renderPDF import _PDFRenderer
+    from reportlab.lib.colors import CMYKColor, Color
+
+    def converted(colour):
+        if not isinstance(colour, Color) or isinstance(colour, CMYKColor):
+            return colour
+        values = recolour(colour.red, colour.green, colour.blue)
+        return (CMYKColor if len(values) == 4 else Color)(*values, alpha=colour.alpha)
+
+    class _Recoloured(_PDFRenderer):
+        def setFillColor(self, colour):
+            super().setFillColor(converted(colour))
+
+        def setStrokeColor(self, colour):
+            super().setStrokeColor(converted(colour))
+
+    return _Recoloured()
 
 
 class VectorIcon:
@@ -67,12 +92,21 @@ class VectorCanvas(Canvas):
     hands that to drawImage with the icon's box, and the SVG is drawn there. The placeholder never reaches the PDF.
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, inks: Inks | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.vectors = Forms(self)
+        self.inks = inks or Inks()
+        cmyk = self.inks.mode == "cmyk"
+        self.vectors = Forms(self, (lambda r, g, b: self.inks.of(hex_of(r, g, b))) if cmyk else None)
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
         if isinstance(image, VectorIcon):
             self.vectors.draw(image.path, x, y, width, height)
             return width, height
+        if self.inks.mode == "cmyk" and isinstance(image, str):  # a raster image's file, as platypus names it
+            from PIL import Image
+            from reportlab.lib.utils import ImageReader
+
+            with Image.open(image) as opened:
+                opened.load()
+                image = ImageReader(self.inks.image(opened))
         return super().drawImage(image, x, y, width, height, *args, **kwargs)

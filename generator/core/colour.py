@@ -1,0 +1,23 @@
+"""Colour values as layouts and game.yaml give them: "#rrggbb", or "cmyk(c, m, y, k)" in percent of each ink.
+
+A designer who chose their own ink values writes cmyk(...): a CMYK build prints exactly those, an RGB build shows
+them through the output profile (rendering/inks.py). Reading checks a value against COLOUR; drawing reads it back
+with `channels`."""
+
+from __future__ import annotations
+
+import re
+
+_PERCENT = r"\s*(100(?:\.0+)?|\d{1,2}(?:\.\d+)?)\s*%?\s*"
+CMYK = re.compile(rf"^cmyk\({_PERCENT},{_PERCENT},{_PERCENT},{_PERCENT}\)$")
+COLOUR = re.compile(rf"^#[0-9a-fA-F]{{6}}$|^cmyk\({_PERCENT},{_PERCENT},{_PERCENT},{_PERCENT}\)$")
+EXAMPLES = '"#3b3b3b" or "cmyk(0, 100, 100, 0)"'  # how an error message shows a colour
+
+
+def channels(colour: str) -> tuple[str, tuple[float, ...]]:
+    """("rgb", (r, g, b)) or ("cmyk", (c, m, y, k)), each from 0 to 1, of a value COLOUR matches."""
+    inks = CMYK.match(colour)
+    if inks:
+        return "cmyk", tuple(float(value) / 100 for value in inks.groups())
+    value = int(colour[1:], 16)
+    return "rgb", (((value >> 16) & 255) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255)

@@ -1,0 +1,330 @@
+"""Files a print shop accepts: every font embedded, CMYK colour through an ICC profile, PDF/X (issue 15).
+
+The checker here walks each PDF with pypdf, pages and the forms they place alike, so that what a preflight would
+reject is found in the tests and not at the shop."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.building.kit import build_all
+from generator.core.options import Options
+
+GAMES = ["company-commander", "eastern-front", "europe-1939", "grid-battle", "modern-war", "tank-duel"]
+
+
+def resources(pdf: Path):
+    """Every resource dictionary of a PDF (each page's and each form's it places, at any depth), with where it is."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    seen = set()
+
+    def walk(res, where):
+        res = res.get_object() if res is not None else None
+        if res is None or id(res) in seen:
+            return
+        seen.add(id(res))
+        yield where, res
+        for name, xobject in (res.get("/XObject") or {}).items():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                yield from walk(xobject.get("/Resources"), f"{where} {name}")
+
+    for number, page in enumerate(reader.pages, 1):
+        yield from walk(page.get("/Resources"), f"page {number}")
+
+
+def unembedded_fonts(pdf: Path) -> list[str]:
+    """The fonts a PDF names without embedding a font program, each as 'where: font'."""
+    missing = []
+    for where, res in resources(pdf):
+        for font in (res.get("/Font") or {}).values():
+            font = font.get_object()
+            descriptors = [font.get("/FontDescriptor")]
+            descriptors += [child.get_object().get("/FontDescriptor") for child in font.get("/DescendantFonts", [])]
+            if not any(d is not None and any(k in d.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+                       for d in descriptors):
+                missing.append(f"{where}: {font.get('/BaseFont')}")
+    return missing
+
+
+@pytest.fixture(scope="module")
+def rgb_kits(tmp_path_factory):
+    """Two games whose kits hold every kind of PDF: cards, tokens, a mat and a map, rules and booklet."""
+    out = tmp_path_factory.mktemp("rgb")
+    games = ["europe-1939", "grid-battle"]
+    outcomes = list(build_all(games, out, Options(booklet=True), 1, force=True))
+    assert [outcome.code for outcome in outcomes] == [0] * len(games)
+    return out
+
+
+def test_every_font_of_every_pdf_is_embedded(rgb_kits):
+    pdfs = sorted(rgb_kits.glob("*/*.pdf"))
+    assert {p.name for p in pdfs} >= {"rules.pdf", "rules-booklet.pdf", "calibration.pdf", "tokens.pdf", "mat.pdf",
+                                      "map.pdf", "cards-germans.pdf"}
+    assert {pdf.relative_to(rgb_kits).as_posix(): unembedded_fonts(pdf) for pdf in pdfs
+            if unembedded_fonts(pdf)} == {}
+
+
+def test_exported_card_pdfs_embed_every_font(tmp_path):
+    from typer.testing import CliRunner
+
+    from generator.cli.app import app
+
+    result = CliRunner().invoke(app, ["export", "pdf", "--out", str(tmp_path), "--deck", "tactics", "tank-duel"])
+    assert result.exit_code == 0, result.output
+    pdfs = sorted(tmp_path.rglob("*.pdf"))
+    assert pdfs and [p.name for p in pdfs if unembedded_fonts(p)] == []
+
+
+RGB_OPERATORS = {b"rg", b"RG"}
+STRINGS = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>", re.DOTALL)  # literal and hex strings
+OPERATION = re.compile(rb"((?:[-+]?[\d.]+\s+|/\w+\s+)*)(?<![\w/.+*])(rg|RG|k|K|cs|CS)(?![\w*])")
+
+
+def print_problems(pdf: Path, ink_limit: float = 3.0) -> list[str]:
+    """What a PDF/X-1a preflight would reject in `pdf`, each as 'where: what': RGB colour operators or colour
+    spaces, images not in CMYK or grey, transparency, colours over `ink_limit` (1.0 = 100 %), fonts not embedded,
+    pages without a TrimBox and BleedBox, no output intent with an embedded profile, no ID, no version."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    problems = [f"{where}: font not embedded" for where in unembedded_fonts(pdf)]
+    intents = reader.trailer["/Root"].get("/OutputIntents") or []
+    if not any(i.get_object().get("/S") == "/GTS_PDFX" and "/DestOutputProfile" in i.get_object() for i in intents):
+        problems.append("no GTS_PDFX output intent with an embedded profile")
+    info = reader.trailer.get("/Info")
+    info = info.get_object() if info is not None else {}
+    if info.get("/GTS_PDFXVersion") != "PDF/X-1:2003" or info.get("/Trapped") != "/False":
+        problems.append(f"Info: version {info.get('/GTS_PDFXVersion')}, Trapped {info.get('/Trapped')}")
+    if "/ID" not in reader.trailer:
+        problems.append("no ID in the trailer")
+    for number, page in enumerate(reader.pages, 1):
+        if "/TrimBox" not in page or "/BleedBox" not in page:
+            problems.append(f"page {number}: no TrimBox or BleedBox")
+        if "/Annots" in page:
+            problems.append(f"page {number}: annotations")
+
+    def check_stream(stream, where):
+        # strings left out (a text's bytes could read as an operator), then each operator with its operands
+        code = STRINGS.sub(b" ", stream.get_data())
+        for operands, operator in OPERATION.findall(code):
+            values = operands.split()
+            if operator in RGB_OPERATORS:
+                problems.append(f"{where}: {operands.decode()} {operator.decode()}")
+            elif operator in (b"k", b"K") and sum(float(v) for v in values[-4:]) > ink_limit + 1e-6:
+                problems.append(f"{where}: {sum(float(v) for v in values[-4:]) * 100:.0f} % ink")
+            elif operator in (b"cs", b"CS") and values[-1] not in (b"/DeviceCMYK", b"/DeviceGray"):
+                problems.append(f"{where}: colour space {values[-1].decode()}")
+
+    for number, page in enumerate(reader.pages, 1):
+        check_stream(page.get_contents(), f"page {number}")
+    for where, res in resources(pdf):
+        for name, state in (res.get("/ExtGState") or {}).items():
+            state = state.get_object()
+            if any(float(state.get(key, 1)) < 1 for key in ("/ca", "/CA")) or state.get("/SMask", "/None") != "/None":
+                problems.append(f"{where} {name}: transparency")
+        for name, xobject in (res.get("/XObject") or {}).items():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                check_stream(xobject, f"{where} {name}")
+            elif xobject.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray") or "/SMask" in xobject:
+                problems.append(f"{where} {name}: image in {xobject.get('/ColorSpace')}"
+                                f"{' with a soft mask' if '/SMask' in xobject else ''}")
+        if "/ColorSpace" in res:
+            problems.append(f"{where}: colour spaces {list(res['/ColorSpace'])}")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def cmyk_kits(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cmyk")
+    options = Options(booklet=True, colour="cmyk", pdfx=True)
+    outcomes = list(build_all(GAMES, out, options, 1, force=True))
+    assert [outcome.code for outcome in outcomes] == [0] * len(GAMES)
+    return out
+
+
+def test_a_cmyk_pdfx_build_of_every_bundled_game_passes_the_checker(cmyk_kits):
+    pdfs = sorted(cmyk_kits.glob("*/*.pdf"))
+    kinds = {p.name.split("-")[0].removesuffix(".pdf") for p in pdfs}
+    assert kinds == {"cards", "tokens", "rules", "calibration", "mat", "map"} and len(pdfs) > 30
+    assert {pdf.relative_to(cmyk_kits).as_posix(): problems for pdf in pdfs
+            if (problems := print_problems(pdf))} == {}
+
+
+def test_the_checker_finds_what_an_rgb_build_has(rgb_kits):
+    problems = print_problems(rgb_kits / "grid-battle" / "rules.pdf")
+    assert any(p.endswith(" rg") for p in problems) and "no GTS_PDFX output intent with an embedded profile" in problems
+    assert any("no TrimBox" in p for p in problems) and any("annotations" in p for p in problems)
+
+
+def test_the_output_intent_embeds_the_bundled_profile(cmyk_kits):
+    from pypdf import PdfReader
+
+    from generator.rendering.inks import FOGRA39
+
+    reader = PdfReader(cmyk_kits / "europe-1939" / "cards-germans.pdf")
+    intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/OutputConditionIdentifier"] == "FOGRA39"
+    profile = intent["/DestOutputProfile"].get_object()
+    assert profile["/N"] == 4 and profile.get_data() == FOGRA39.data()
+    assert reader.pdf_header == "%PDF-1.4"
+
+
+def test_a_sheet_is_trimmed_at_the_paper_and_an_exported_card_at_its_own_trim(cmyk_kits, tmp_path):
+    from pypdf import PdfReader
+    from typer.testing import CliRunner
+
+    from generator.cli.app import app
+    from generator.core.units import PT_PER_MM
+
+    sheet = PdfReader(cmyk_kits / "europe-1939" / "cards-germans.pdf").pages[0]
+    assert list(sheet.trimbox) == list(sheet.bleedbox) == list(sheet.mediabox)  # a sheet of many cards: its paper
+    result = CliRunner().invoke(app, ["export", "pdf", "--out", str(tmp_path), "--pdfx", "--bleed", "3mm",
+                                      "--deck", "tactics", "tank-duel"])
+    assert result.exit_code == 0, result.output
+    pdfs = sorted(tmp_path.rglob("*.pdf"))
+    assert pdfs and [problems for pdf in pdfs[:3] if (problems := print_problems(pdf))] == []
+    page = PdfReader(pdfs[0]).pages[0]
+    assert list(page.bleedbox) == list(page.mediabox)
+    left, bottom, right, top = (float(v) / PT_PER_MM for v in page.trimbox)
+    assert [round(v, 2) for v in (left, bottom, right - left, top - bottom)] == [3, 3, 63, 88]
+
+
+def test_qpdf_and_ghostscript_accept_the_files(cmyk_kits):
+    import shutil
+    import subprocess
+
+    pdfs = sorted(cmyk_kits.glob("*/*.pdf"))
+    for pdf in pdfs:
+        result = subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True, text=True)
+        assert result.returncode == 0 and "No syntax or stream encoding errors" in result.stdout, (pdf, result.stdout)
+    if shutil.which("gs") is None:
+        pytest.skip("Ghostscript is not installed")
+    for pdf in (cmyk_kits / "europe-1939" / "cards-germans.pdf", cmyk_kits / "europe-1939" / "rules-booklet.pdf"):
+        result = subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=ink_cov", "-o", "-",
+                                 "-dFirstPage=1", "-dLastPage=2", str(pdf)], capture_output=True, text=True)
+        assert result.returncode == 0 and "CMYK OK" in result.stdout and "rror" not in result.stderr, result
+
+
+def test_a_cmyk_pdfx_build_is_deterministic(tmp_path):
+    options = Options(colour="cmyk", pdfx=True, calibration=False)
+    for out in ("one", "two"):
+        assert [o.code for o in build_all(["grid-battle"], tmp_path / out, options, 1, force=True)] == [0]
+    files = sorted(p.name for p in (tmp_path / "one" / "grid-battle").glob("*.pdf"))
+    assert files and all((tmp_path / "one" / "grid-battle" / f).read_bytes() ==
+                         (tmp_path / "two" / "grid-battle" / f).read_bytes() for f in files)
+
+
+# -- colours and images
+
+
+def test_black_and_near_black_text_print_on_the_black_plate_alone():
+    from generator.rendering.inks import Inks
+
+    inks = Inks("cmyk")
+    assert inks.of("#000000") == (0.0, 0.0, 0.0, 1.0)
+    assert inks.of("#1d1d1b") == (0.0, 0.0, 0.0, 1.0)  # the rulebook's ink
+    c, m, y, k = inks.of("#808080")
+    assert (c, m, y) == (0.0, 0.0, 0.0) and 0.3 < k < 0.8
+    assert inks.of("#ffffff") == (0.0, 0.0, 0.0, 0.0)
+    c, m, y, k = inks.of("#c03020")  # a red goes through the profile: magenta and yellow
+    assert m > 0.7 and y > 0.7 and c < 0.2
+
+
+def test_a_cmyk_colour_prints_as_given_and_is_seen_through_the_profile_in_rgb():
+    from generator.rendering.inks import Inks
+
+    assert Inks("cmyk").of("cmyk(0, 100, 100, 0)") == (0.0, 1.0, 1.0, 0.0)
+    assert Inks("cmyk").of("cmyk(12.5%,0,0,5)") == (0.125, 0.0, 0.0, 0.05)
+    r, g, b = Inks("rgb").of("cmyk(0, 100, 100, 0)")
+    assert r > 0.8 and g < 0.3 and b < 0.3  # the profile's solid red, not 1 - m
+
+
+def test_converted_colours_and_image_pixels_stay_within_the_ink_limit():
+    from PIL import Image
+
+    from generator.rendering.inks import FOGRA39, Inks
+
+    assert FOGRA39.ink_limit == 300.0
+    steps = range(0, 256, 51)
+    samples = [f"#{r:02x}{g:02x}{b:02x}" for r in steps for g in steps for b in steps]
+    for limit, inks in ((3.0, Inks("cmyk")), (2.4, Inks("cmyk", ink_limit=240))):
+        totals = [sum(inks.of(colour)) for colour in samples]
+        assert max(totals) <= limit + 1e-9
+        image = Image.new("RGB", (len(samples), 1))
+        image.putdata([tuple(int(s[i:i + 2], 16) for i in (1, 3, 5)) for s in samples])
+        printed = inks.image(image)
+        assert printed.mode == "CMYK" and max(sum(pixel) for pixel in printed.get_flattened_data()) <= limit * 255 + 4
+    assert max(sum(Inks("cmyk").of(c)) for c in samples) > 2.4  # the 240 % limit did cut something
+
+
+def test_cmyk_colours_in_game_yaml_and_layouts_are_drawn_as_given(make_game, tmp_path):
+    from pypdf import PdfReader
+    from PIL import Image
+
+    from generator.building.kit import build_game
+    from generator.reading.loading import load_game
+
+    from conftest import GAME_YAML
+
+    folder = make_game({"game.yaml": GAME_YAML.replace('colours: {dark: "#222222"}',
+                                                       'colours: {dark: "cmyk(0, 100, 100, 0)"}'),
+                        "face.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: 'cmyk(100,0,0,0)',"
+                                     " bleed: true}\n  - {kind: image, x: 10, y: 10, w: 40, h: 40, src: art.png}\n"})
+    Image.new("RGBA", (20, 20), (30, 200, 40, 255)).save(folder / "art.png")
+    build_game(load_game(folder), tmp_path / "cmyk", Options(colour="cmyk", pdfx=True, calibration=False))
+    pdf = next((tmp_path / "cmyk").glob("*/cards-reds.pdf"))
+    assert print_problems(pdf) == []
+    reader = PdfReader(pdf)
+    streams = b"".join(page.get_contents().get_data() for page in reader.pages)
+    for page in reader.pages:
+        for form in page["/Resources"].get("/XObject", {}).values():
+            streams += form.get_object().get_data() if form.get_object()["/Subtype"] == "/Form" else b""
+    assert b"1 0 0 0 k" in streams and b"0 1 1 0 k" in streams  # the face's cyan, the back's red
+    build_game(load_game(folder), tmp_path / "rgb", Options(calibration=False))
+    pages = PdfReader(next((tmp_path / "rgb").glob("*/cards-reds.pdf"))).pages
+    rgb = b"".join(page.get_contents().get_data() for page in pages)
+    assert b" k\n" not in rgb and b" rg" in rgb
+
+
+def test_the_colour_options_are_part_of_the_input_key_only_when_chosen():
+    from generator.building.cache import inputs_of
+    from generator.core.bundle import bundled_games_dir
+
+    root = bundled_games_dir() / "tank-duel"
+    assert set(Options().as_dict()).isdisjoint({"colour", "pdfx", "ink_limit"})  # RGB kits built before stay fresh
+    choices = (Options(), Options(colour="cmyk"), Options(colour="cmyk", pdfx=True), Options(colour="cmyk", ink_limit=240))
+    keys = {inputs_of(root, options.as_dict()).key for options in choices}
+    assert len(keys) == 4
+
+
+@pytest.mark.parametrize("mode, expected", [("rgb", b" rg"), ("cmyk", b"0 1 1 0 k")])
+def test_a_rulebook_icon_in_a_cmyk_colour_is_drawn_in_the_rulebook_s_inks(make_game, tmp_path, mode, expected):
+    import io
+
+    from pypdf import PdfReader
+
+    from generator.reading.loading import load_game
+    from generator.rendering.inks import Inks
+    from generator.rendering.rulebook_pdf import typeset_rulebook
+    from generator.core.units import paper_size
+
+    from conftest import GAME_YAML
+
+    game_yaml = GAME_YAML.replace('  star: {glyph: "★", font: text-bold}',
+                                  '  star: {glyph: "★", font: text-bold, colour: "cmyk(0, 100, 100, 0)"}')
+    assert game_yaml != GAME_YAML
+    game = load_game(make_game({"game.yaml": game_yaml + "rulebook: {file: rules.md}\n", "rules.md": "# R\n"}))
+    data, _ = typeset_rulebook(game, "# Rules\n\nA [[star]] here.\n", paper_size("a5"), Inks(mode))
+    streams = b"".join(page.get_contents().get_data() for page in PdfReader(io.BytesIO(data)).pages)
+    assert expected in streams and b"0 100 100 0" not in streams
+    if mode == "rgb":  # the red the profile prints for those inks
+        from reportlab.lib.rl_accel import fp_str
+
+        assert f"{fp_str(*Inks('rgb').of('cmyk(0, 100, 100, 0)'))} rg".encode() in streams
