@@ -15,6 +15,7 @@ from generator.formats.exports import png_size
 from generator.formats.scaffold import new_game
 from generator.formats.shops import shops
 from generator.reading.spec import SHOPS
+from test_cmyk import print_problems
 
 CARDS = ["001-infantry", "002-tanks", "003-artillery", "004-air-strike", "005-ambush"]
 
@@ -81,6 +82,8 @@ def test_drivethrucards_one_pdf_per_deck_back_first(game, tmp_path):
     for page in pages:  # 2.75 x 3.75 in with 1/8 in bleed, TrimBox the 2.5 x 3.5 in card
         assert [round(float(v), 2) for v in page.mediabox] == [0, 0, 198, 270]
         assert [round(float(v), 2) for v in page.trimbox] == [9, 9, 189, 261]
+    # PDF/X-1a:2003 in CMYK, total ink at most 240 %, as the shop asks
+    assert print_problems(folder / "battle.pdf", ink_limit=2.4) == []
 
 
 def test_the_shop_named_in_game_yaml(game, tmp_path):

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import MusterError
+from ..core.options import Options
 from ..core.units import parse_length, parse_size
 from .exports import DeckExport, cards_csv, encoded_faces, entries, manifest, write
 
@@ -53,6 +54,11 @@ class Shop:
     back: str
     sizes: dict[str, ShopSize]
     published: str
+    ink_limit: float | None = None  # percent of total ink, for a cmyk shop that asks for less than the profile's
+
+    def printing(self) -> Options:
+        """How the shop's PDFs are printed: PDF/X-1a in CMYK, held to its ink limit, for a cmyk shop."""
+        return Options(colour="cmyk", pdfx=True, ink_limit=self.ink_limit) if self.colour == "cmyk" else Options()
 
     def size_for(self, deck) -> ShopSize:
         """The shop's size nearest the deck's; MusterError listing the sizes it prints when none is near."""
@@ -86,7 +92,7 @@ def _shop(shop_id: str, entry: dict) -> Shop:
              for name, size in entry["sizes"].items()}
     shop = Shop(shop_id, entry["name"], entry["file"], entry["dpi"], parse_length(entry["bleed"]),
                 parse_length(entry["safe"]), entry["colour"], entry["order"], entry.get("front", ""),
-                entry.get("back", ""), sizes, entry.get("published", ""))
+                entry.get("back", ""), sizes, entry.get("published", ""), entry.get("ink_limit"))
     if shop.file not in FILE_TYPES or shop.order not in ORDERS:
         raise ValueError(f"shops.yaml: {shop_id}: file must be one of {FILE_TYPES}, order one of {ORDERS}")
     return shop
@@ -155,6 +161,7 @@ def _write_pdf(shop: Shop, game, deck, laid, rows, staging, files: list[dict]) -
         pages = [index for row in rows for _ in range(row.count) for index in (row.back, row.front)]
     name = f"{deck.id}.pdf"
     target = staging.path(name)
-    write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.face_size, shop.bleed, boxes=True)
+    write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.face_size, shop.bleed, boxes=True,
+                     printing=shop.printing())
     files.append({"file": name, "sha256": sha256(target)})
     return f"{name}, {len(pages)} pages (back first)"
