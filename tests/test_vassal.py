@@ -6,6 +6,8 @@ itself does not run here."""
 from __future__ import annotations
 
 import io
+import math
+import shutil
 import zipfile
 from xml.etree import ElementTree
 
@@ -15,11 +17,12 @@ from typer.testing import CliRunner
 
 from conftest import REPO, hex_board_game
 from generator.cli.app import export_app
-from generator.core.geometry import cell_centre, column_name
+from generator.core.geometry import HexGrid, cell_centre, cell_label
 from generator.formats.scaffold import new_game
-from generator.formats.vassal import DPI, VASSAL_VERSION, grid_attributes, pixels, vassal_centre
+from generator.formats.vassal import DPI, VASSAL_VERSION, grid_attributes, pixels
 from generator.reading.loading import load_game
 
+HEXMAP = REPO / "tests" / "fixtures" / "hexmap"  # 20 x 24 pointy tops, odd rows pushed, numbered 0101
 MANILA = "tomo9878/manilla buildFile.xml (a module saved by VASSAL 3.7.9)"
 ENGINE = "vassalengine/vassal vassal-app/src/main/java/VASSAL/"
 HEX = ENGINE + "build/module/map/boardPicker/board/HexGrid.java (attribute keys)"
@@ -73,17 +76,50 @@ def export(game, out) -> zipfile.ZipFile:
     return zipfile.ZipFile(out / name / "vassal" / f"{name}.vmod")
 
 
-def vassal_name(index: int, kind: str, offset: int) -> str:
-    """RegularGridNumbering.getName without leading zeros, as the engine names a row or column."""
-    value = index + offset
-    if kind == "N":
-        return str(value)
-    text = ""
-    while True:
-        text += "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[value % 26]
-        value -= 26
-        if value < 0:
-            return text
+def java_round(value: float) -> int:
+    return math.floor(value + 0.5)
+
+
+def engine_name(value: int, kind: str, leading: int) -> str:
+    """RegularGridNumbering.getName(int, char, int): letters A, .., Z, AA, BB, ...; numbers with up to `leading`
+    zeros in front."""
+    text = "-" if value < 0 else ""
+    value = abs(value)
+    if kind == "A":
+        while True:
+            text += "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[value % 26]
+            value -= 26
+            if value < 0:
+                return text
+    while leading > 0 and value < 10 ** leading:
+        text += "0"
+        leading -= 1
+    return text + str(value)
+
+
+def engine_cell(grid: dict, numbering: dict, point: tuple[float, float]) -> tuple[tuple[float, float], str]:
+    """The cell VASSAL finds at a map point, from the grid's and numbering's attributes by the engine's formulas:
+    its centre (HexGrid.snapToHex, SquareGrid.snapTo, before their rounding to whole pixels) and its name
+    (RegularGridNumbering.locationName: getName(getRow, getColumn); HexGridNumbering.getRawColumn, getRawRow and
+    the stagger getRow adds; sideways, x and y swapped, the origin's too, as rotateIfSideways does)."""
+    x0, y0, dx, dy = int(grid["x0"]), int(grid["y0"]), float(grid["dx"]), float(grid["dy"])
+    sideways = grid.get("sideways") == "true"
+    x, y = (point[1], point[0]) if sideways else point
+    column = java_round((x - x0) / dx)
+    if "sideways" in grid:
+        row = java_round((y - y0 - (dy / 2 if column % 2 else 0.0)) / dy)
+        centre = (x0 + column * dx, y0 + row * dy + (dy / 2 if column % 2 else 0.0))
+        named_row = row + (1 if numbering["stagger"] == "true" and column % 2 else 0)
+    else:
+        row = java_round((y - y0) / dy)
+        centre = (x0 + column * dx, y0 + row * dy)
+        named_row = row
+    assert numbering["hDescend"] == numbering["vDescend"] == "false"
+    row_name = engine_name(named_row + int(numbering["vOff"]), numbering["vType"], int(numbering["vLeading"]))
+    column_name = engine_name(column + int(numbering["hOff"]), numbering["hType"], int(numbering["hLeading"]))
+    name = (column_name + numbering["sep"] + row_name if numbering["first"] == "H"
+            else row_name + numbering["sep"] + column_name)
+    return ((centre[1], centre[0]) if sideways else centre), name
 
 
 def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
@@ -134,15 +170,14 @@ def check_grid(archive: zipfile.ZipFile, root, board) -> None:
     grid_element, = list(element)
     numbering, = list(grid_element)
     grid = board.grid
+    hexes = HexGrid(grid.cell, grid.orientation, grid.offset, grid.margin, grid.margin)
     for column in range(grid.columns):
         for row in range(grid.rows):
-            x, y = cell_centre(grid.shape, column, row, grid.cell, grid.margin, grid.margin)
-            vx, vy = vassal_centre(grid_element.attrib, column, row)
+            x, y = (hexes.centre(column, row) if grid.shape == "hex"
+                    else cell_centre(grid.shape, column, row, grid.cell, grid.margin, grid.margin))
+            (vx, vy), name = engine_cell(grid_element.attrib, numbering.attrib, (pixels(x), pixels(y)))
             assert abs(vx - pixels(x)) <= 0.5 and abs(vy - pixels(y)) <= 0.5, (column, row)
-            if grid.columns <= 26:
-                label = (vassal_name(column, numbering.get("hType"), int(numbering.get("hOff")))
-                         + vassal_name(row, numbering.get("vType"), int(numbering.get("vOff"))))
-                assert label == f"{column_name(column)}{row + 1}"
+            assert name == cell_label(column, row, grid.numbering, grid.columns, grid.rows), (column, row)
 
 
 @pytest.mark.parametrize("name", ["grid-battle", "europe-1939", "company-commander"])
@@ -181,3 +216,60 @@ def test_grid_attributes_square():
     attributes = grid_attributes(BoardGrid(8, 8, 30.0, "square", 14.0))
     assert (attributes["x0"], attributes["y0"]) == (str(round(29 / 25.4 * DPI)),) * 2  # the first cell's centre
     assert float(attributes["dx"]) == pytest.approx(30 / 25.4 * DPI, abs=1e-3)
+
+
+def hexmap_variant(tmp_path, orientation: str, offset: str, numbering: str = '"0101"'):
+    """The hex map fixture with its grid's orientation, offset and numbering changed; its terrained hexes and
+    hexsides, named and paired for pointy odd-row 0101 hexes, left out."""
+    folder = tmp_path / f"hexmap-{orientation}-{offset}"
+    shutil.copytree(HEXMAP, folder)
+    text = (folder / "game.yaml").read_text()
+    text = text[:text.index("    hexes:")].replace("orientation: pointy", f"orientation: {orientation}")
+    text = text.replace("offset: odd ", f"offset: {offset} ").replace('numbering: "0101"', f"numbering: {numbering}")
+    (folder / "game.yaml").write_text(text)
+    return folder
+
+
+def exported_grid(folder, out):
+    """The module's board grid and numbering elements, checked cell by cell against the printed map."""
+    game = load_game(folder)
+    archive = export(folder, out)
+    root = check_module(archive, game)
+    board = game.boards["map"]
+    check_grid(archive, root, board)
+    grid = next(root.iter("VASSAL.build.module.map.boardPicker.board.HexGrid"))
+    return board, grid, list(grid)[0]
+
+
+def test_hexmap_pointy_odd_0101(tmp_path):
+    board, grid, numbering = exported_grid(HEXMAP, tmp_path)
+    assert (board.grid.orientation, board.grid.offset, board.grid.numbering) == ("pointy", "odd", "0101")
+    assert grid.get("sideways") == "true" and numbering.get("first") == "V" and numbering.get("stagger") == "false"
+    hexes = HexGrid(board.grid.cell, "pointy", "odd", board.grid.margin, board.grid.margin)
+    for label, cell in (("0101", (0, 0)), ("0102", (0, 1)), ("0201", (1, 0)), ("2024", (19, 23))):
+        x, y = hexes.centre(*cell)
+        (vx, vy), name = engine_cell(grid.attrib, numbering.attrib, (pixels(x), pixels(y)))
+        assert name == label and abs(vx - pixels(x)) <= 0.5 and abs(vy - pixels(y)) <= 0.5
+    # 0102 is the pushed row: half a hex right of 0101, one row down
+    first, second = (engine_cell(grid.attrib, numbering.attrib, tuple(map(pixels, hexes.centre(0, row))))[0]
+                     for row in (0, 1))
+    assert second[0] - first[0] == pytest.approx(float(grid.get("dy")) / 2, abs=0.01)
+
+
+@pytest.mark.parametrize("orientation, offset, numbering", [
+    ("pointy", "even", '"0101"'), ("flat", "even", '"0101"'), ("flat", "odd", '"0101"'), ("flat", "even", "letter"),
+    ("pointy", "even", "letter"), ("pointy", "odd", "none")])
+def test_hexmap_variants_match_the_printed_map(orientation, offset, numbering, tmp_path):
+    board, grid, _ = exported_grid(hexmap_variant(tmp_path, orientation, offset, numbering), tmp_path / "out")
+    assert (board.grid.orientation, board.grid.offset) == (orientation, offset)
+    assert grid.get("sideways") == ("true" if orientation == "pointy" else "false")
+
+
+def test_letter_names_past_z_are_refused(tmp_path):
+    folder = hexmap_variant(tmp_path, "flat", "odd", "letter")
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("columns: 20", "columns: 28"))
+    result = CliRunner().invoke(export_app, ["vassal", str(folder), "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 2  # as every export VASSAL cannot take (console.fail)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "board map" in lines[0] and "AA, BB" in lines[0], result.output
+    assert not (tmp_path / "out" / "hexmap" / "vassal").exists()

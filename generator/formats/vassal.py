@@ -18,7 +18,7 @@ import zipfile
 from xml.etree import ElementTree
 
 from ..core.errors import MusterError
-from ..core.geometry import SQRT3
+from ..core.geometry import HexGrid
 from ..core.units import MM_PER, paper_size
 from .exports import board_image, card_images, pixels as exported_pixels
 
@@ -45,41 +45,60 @@ def plain(text: str) -> str:
     return " ".join(text.replace(";", " ").replace("/", " ").replace("\\", " ").replace(",", " ").split())
 
 
+def hex_shift(grid) -> int:
+    """1 when VASSAL's grid starts a line before the first: VASSAL pushes only the lines of odd index (odd columns
+    lower; sideways, odd rows further right), so an even offset is an odd one counted from line -1."""
+    return 1 if grid.offset == "even" else 0
+
+
 def grid_attributes(grid) -> dict:
-    """VASSAL's grid for a board grid, in pixels at DPI. Both put the origin (x0, y0) at the centre of the first
-    cell: a square grid's cells are dx x dy; a hex grid (sideways false: columns of flat-topped hexes, as Muster
-    draws them) has columns dx apart, hexes dy tall, odd columns dy/2 lower (HexGrid.forceDraw)."""
+    """VASSAL's grid for a board grid, in pixels at DPI. The origin (x0, y0) is the centre of VASSAL's cell 0: a
+    square grid's first cell, cells dx x dy. A hex grid has lines dx apart of hexes dy across, its odd lines dy/2
+    along (HexGrid.hexY); flat tops are columns (sideways false), pointy tops rows (sideways true: VASSAL swaps x
+    and y, the origin's and every point's, HexGrid.rotateIfSideways)."""
     if grid.shape == "square":
         step = pixels(grid.cell)
         origin = (pixels(grid.margin + grid.cell / 2), pixels(grid.margin + grid.cell / 2))
         spacing = (step, step)
     else:
-        radius = grid.cell / SQRT3
-        origin = (pixels(grid.margin + radius), pixels(grid.margin + grid.cell / 2))
-        spacing = (pixels(1.5 * radius), pixels(grid.cell))
+        hexes = HexGrid(grid.cell, grid.orientation, grid.offset, grid.margin, grid.margin)
+        sideways = grid.orientation == "pointy"
+        x, y = hexes.centre(0, -hex_shift(grid)) if sideways else hexes.centre(-hex_shift(grid), 0)
+        origin = (pixels(y), pixels(x)) if sideways else (pixels(x), pixels(y))
+        spacing = (pixels(1.5 * hexes.radius), pixels(grid.cell))
     attributes = {"x0": str(round(origin[0])), "y0": str(round(origin[1])),
                   "dx": f"{spacing[0]:.4f}", "dy": f"{spacing[1]:.4f}",
                   "snapTo": "true", "visible": "false", "color": "0,0,0"}
     if grid.shape == "hex":
-        attributes["sideways"] = "false"
+        attributes["sideways"] = "true" if sideways else "false"
     return attributes
 
 
-def vassal_centre(attributes: dict, column: int, row: int) -> tuple[float, float]:
-    """Where VASSAL puts a cell's centre, from the grid's attributes alone (the engine's formulas)."""
-    x0, y0 = int(attributes["x0"]), int(attributes["y0"])
-    dx, dy = float(attributes["dx"]), float(attributes["dy"])
-    if "sideways" in attributes:
-        return x0 + column * dx, y0 + row * dy + (dy / 2 if column % 2 else 0.0)
-    return x0 + column * dx, y0 + row * dy
-
-
-def numbering(grid) -> dict:
-    """Cells named as Muster prints them: column letters from A, then the row from 1 ("C4")."""
-    attributes = {"first": "H", "hType": "A", "vType": "N", "hOff": "0", "vOff": "1", "sep": "",
-                  "hLeading": "0", "vLeading": "0", "hDescend": "false", "vDescend": "false", "visible": "false"}
+def numbering(grid, board: str) -> dict:
+    """Cells named as Muster names them (RegularGridNumbering.getName): column letters from A then the row from 1
+    ("C4"), or column then row zero-padded ("0304": hLeading/vLeading are the zeros a number may get). VASSAL's
+    h keys number its columns, v keys its rows; sideways, its columns are the map's rows, so the map's columns
+    take the v keys and come first with first="V". No stagger: VASSAL numbers a hex by its line, as Muster does."""
+    if grid.numbering == "letter" and grid.columns > 26:
+        raise MusterError(f"{board}: VASSAL names the columns after Z AA, BB, ..., the map AA, AB; use numbering "
+                          f"\"0101\" for a grid of {grid.columns} columns",
+                          code="vassal-numbering")
+    sideways = grid.shape == "hex" and grid.orientation == "pointy"
+    shift = hex_shift(grid) if grid.shape == "hex" else 0
+    column_shift, row_shift = (0, shift) if sideways else (shift, 0)
+    if grid.numbering == "letter":
+        kinds, offsets, zeros = ("A", "N"), (-column_shift, 1 - row_shift), (0, 0)
+    else:
+        kinds, offsets = ("N", "N"), (1 - column_shift, 1 - row_shift)
+        zeros = tuple(max(2, len(str(count))) - 1 for count in (grid.columns, grid.rows))
+    keys = dict(zip(("column", "row"), ("v", "h") if sideways else ("h", "v")))
+    by_axis = {keys[line]: values for line, values in zip(("column", "row"), zip(kinds, offsets, zeros))}
+    attributes = {"first": "V" if sideways else "H", "hType": by_axis["h"][0], "vType": by_axis["v"][0],
+                  "hOff": str(by_axis["h"][1]), "vOff": str(by_axis["v"][1]), "sep": "",
+                  "hLeading": str(by_axis["h"][2]), "vLeading": str(by_axis["v"][2]), "hDescend": "false",
+                  "vDescend": "false", "visible": "false"}
     if grid.shape == "hex":
-        attributes["stagger"] = "true"
+        attributes["stagger"] = "false"
     return attributes
 
 
@@ -152,7 +171,8 @@ def add_boards(module: Module, game) -> None:
         element = ElementTree.SubElement(picker, BOARD, {"name": board.name, "image": name, "reversible": "false"})
         if board.grid is not None:
             grid = ElementTree.SubElement(element, GRIDS[board.grid.shape], grid_attributes(board.grid))
-            ElementTree.SubElement(grid, NUMBERINGS[board.grid.shape], numbering(board.grid))
+            ElementTree.SubElement(grid, NUMBERINGS[board.grid.shape],
+                                   numbering(board.grid, f"{game.id}: board {board.id}"))
 
 
 def add_decks(module: Module, game, decks, laid, progress=None) -> None:
