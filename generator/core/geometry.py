@@ -107,7 +107,9 @@ def grid_extent(shape: str, columns: int, rows: int, cell: float, orientation: s
     return HexGrid(cell, orientation, offset).extent(columns, rows)
 
 
-def _digits(count: int) -> int:
+def number_digits(count: int) -> int:
+    """The digits a 0101-style number gives each of a grid's `count` columns (or rows): enough for the last, at
+    least two."""
     return max(2, len(str(count)))
 
 
@@ -116,7 +118,7 @@ def cell_label(column: int, row: int, numbering: str = "letter", columns: int = 
     zero-padded to the digits its grid's count needs, at least two)."""
     if numbering == "letter":
         return f"{column_name(column)}{row + 1}"
-    return f"{column + 1:0{_digits(columns)}d}{row + 1:0{_digits(rows)}d}"
+    return f"{column + 1:0{number_digits(columns)}d}{row + 1:0{number_digits(rows)}d}"
 
 
 _CELL = re.compile(r"^([A-Z]{1,2})(\d{1,3})$")
@@ -126,8 +128,8 @@ def cell_index(label: str, numbering: str = "letter", columns: int = 0, rows: in
     """(column, row), 0-based, of a cell named as cell_label names it: 'C4' is the third column, fourth row; with
     numbering 0101 (or none) on a 20 x 24 grid, '0304' is the third column, fourth row. None: no such name."""
     if numbering != "letter":
-        text, split = str(label).strip(), _digits(columns)
-        if not text.isdigit() or not text.isascii() or len(text) != split + _digits(rows):
+        text, split = str(label).strip(), number_digits(columns)
+        if not text.isdigit() or not text.isascii() or len(text) != split + number_digits(rows):
             return None
         return int(text[:split]) - 1, int(text[split:]) - 1
     match = _CELL.match(str(label).strip().upper())

@@ -18,7 +18,7 @@ import zipfile
 from xml.etree import ElementTree
 
 from ..core.errors import MusterError
-from ..core.geometry import HexGrid
+from ..core.geometry import HexGrid, number_digits
 from ..core.units import MM_PER, paper_size
 from .exports import board_image, card_images, pixels as exported_pixels
 
@@ -90,7 +90,7 @@ def numbering(grid, board: str) -> dict:
         kinds, offsets, zeros = ("A", "N"), (-column_shift, 1 - row_shift), (0, 0)
     else:
         kinds, offsets = ("N", "N"), (1 - column_shift, 1 - row_shift)
-        zeros = tuple(max(2, len(str(count))) - 1 for count in (grid.columns, grid.rows))
+        zeros = tuple(number_digits(count) - 1 for count in (grid.columns, grid.rows))
     keys = dict(zip(("column", "row"), ("v", "h") if sideways else ("h", "v")))
     by_axis = {keys[line]: values for line, values in zip(("column", "row"), zip(kinds, offsets, zeros))}
     attributes = {"first": "V" if sideways else "H", "hType": by_axis["h"][0], "vType": by_axis["v"][0],
