@@ -174,16 +174,20 @@ FIRST_RIVER = '    - {between: ["1001", "1101"], terrain: river}'
     ('    - {between: ["1001", "2501"], terrain: river}', "out-of-range", "'2501' is no hex of this 20 x 24 grid"),
 ])
 def test_bad_hexsides_name_the_line(tmp_path, broken, code, words):
+    assert_one_error_at_its_line(tmp_path, FIRST_RIVER, broken, code, words)
+
+
+def assert_one_error_at_its_line(tmp_path, line: str, broken: str, code: str, words: str) -> None:
+    """The hex map's game.yaml with `line` replaced by `broken` gives one error, `code`, saying `words`, at it."""
     folder = tmp_path / "hexmap"
     shutil.copytree(HEXMAP, folder)
     text = (folder / "game.yaml").read_text()
-    assert FIRST_RIVER in text.splitlines()
-    text = text.replace(FIRST_RIVER, broken, 1)
+    assert line in text.splitlines()
+    text = text.replace(line, broken, 1)
     (folder / "game.yaml").write_text(text)
-    line = text.splitlines().index(broken) + 1
     found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
     assert [f.code for f in found] == [code], [str(f) for f in found]
-    assert words in found[0].message and found[0].where.line == line, str(found[0])
+    assert words in found[0].message and found[0].where.line == text.splitlines().index(broken) + 1, str(found[0])
 
 
 def test_hexes_need_quotes_and_a_hex_grid(tmp_path):
@@ -220,10 +224,4 @@ def test_the_schemas_know_the_hex_keys():
     ('      "2125": forest', "out-of-range", "'2125' is no hex of this 20 x 24 grid"),
 ])
 def test_bad_hexes_name_the_line(tmp_path, broken, code, words):
-    folder = tmp_path / "hexmap"
-    shutil.copytree(HEXMAP, folder)
-    text = (folder / "game.yaml").read_text().replace('      "0305": forest', broken, 1)
-    (folder / "game.yaml").write_text(text)
-    found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
-    assert [f.code for f in found] == [code], [str(f) for f in found]
-    assert words in found[0].message and found[0].where.line == text.splitlines().index(broken) + 1, str(found[0])
+    assert_one_error_at_its_line(tmp_path, '      "0305": forest', broken, code, words)
