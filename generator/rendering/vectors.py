@@ -48,21 +48,20 @@ class Forms:
             drawing.initialFontName = fonts.face("text").fontName
             known = self.known[path] = (f"svg{len(self.known)}", drawing.width, drawing.height)
             self.canvas.beginForm(known[0], 0, 0, drawing.width, drawing.height)
-            renderer = _recoloured_renderer(self.recolour) if self.recolour else renderPDF._PDFRenderer()
-            renderer.draw(renderPDF.renderScaledDrawing(drawing), self.canvas, 0, 0)
+            _renderer(self.recolour).draw(renderPDF.renderScaledDrawing(drawing), self.canvas, 0, 0)
             self.canvas.endForm()
         return known
 
 
-def _recoloured_renderer(recolour: Callable[[float, float, float], tuple]):
-    """reportlab's PDF renderer with every colour it sets, the defaults it starts from included, turned into
-    `recolour`'s (grey, or the inks of a CMYK build): recolouring the drawing's shapes would leave the renderer's
-    own starting black in RGB."""
+def _renderer(recolour: Callable[[float, float, float], tuple] | None):
+    """reportlab's PDF renderer; with `recolour`, every colour it sets, the defaults it starts from included, turned
+    into `recolour`'s (grey, or the inks of a CMYK build): recolouring the drawing's shapes would leave the
+    renderer's own starting black in RGB."""
     from reportlab.graphics.renderPDF import _PDFRenderer
     from reportlab.lib.colors import CMYKColor, Color
 
     def converted(colour):
-        if not isinstance(colour, Color) or isinstance(colour, CMYKColor):
+        if recolour is None or not isinstance(colour, Color) or isinstance(colour, CMYKColor):
             return colour
         values = recolour(colour.red, colour.green, colour.blue)
         return (CMYKColor if len(values) == 4 else Color)(*values, alpha=colour.alpha)
