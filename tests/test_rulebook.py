@@ -240,7 +240,8 @@ def test_no_heading_is_stranded_at_the_foot_of_a_page(tmp_path):
             bottom_mm = min(b[1] for b in boxes) / 72 * 25.4
             assert bottom_mm > 20 + 15, f"{game.id}: '{item.title}' ({number}) starts {bottom_mm:.0f} mm from the foot"
             # the page number sits in the bottom margin, below 20 mm: anything else under the heading is its text
-            lowest = lowest_text(pdf, page, above=15 / 25.4 * 72)
+            column = (min(b[0] for b in boxes) - 1, 10_000 if max(b[2] for b in boxes) > 300 else 300)
+            lowest = lowest_text(pdf, page, above=15 / 25.4 * 72, between=column)  # under it, in its column
             assert lowest is not None and lowest < min(b[1] for b in boxes) - 2, \
                 f"{game.id}: '{item.title}' ({number}) is the last thing on page {page + 1}"
 
@@ -251,3 +252,24 @@ def test_a_build_refuses_a_rulebook_that_leaves_out_a_card(make_game, tmp_path):
         build_game(load_game(folder), tmp_path, Options())
     assert [f.code for f in raised.value.findings] == ["card-not-listed"]
     assert not (tmp_path / folder.name / "rules.pdf").exists()
+
+
+@pytest.mark.parametrize("paper", [(210, 297), (215.9, 279.4), (148.5, 210)])
+def test_rulebook_lines_keep_a_measure_of_45_to_75_characters(paper, tmp_path):
+    """The body text of every page sets at most 75 characters a line, in two columns on A4 and Letter (one on
+    A5); a table too wide for a column spans the page."""
+    import statistics
+
+    from pdfcheck import text_lines
+    from generator.rendering.rulebook_pdf import typeset_rulebook
+
+    game = load_game("eastern-front")
+    pdf, pages = typeset_rulebook(game, render_text(game).markdown, paper)
+    path = tmp_path / "rules.pdf"
+    path.write_bytes(pdf)
+    lines = [line for page in range(2, pages) for line in text_lines(path, page)]
+    full = [len(text) for _, _, text in lines if len(text) > 30]  # lines of running text, not cells and heads
+    assert 45 <= statistics.median(full) <= 75 and max(full) <= 90, (statistics.median(full), max(full))
+    if paper[0] > 180:
+        lefts = {round(left) for left, _, text in lines if len(text) > 30}
+        assert any(left > paper[0] / 2 / 25.4 * 72 for left in lefts), "no line starts in a second column"

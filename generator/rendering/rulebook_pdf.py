@@ -17,9 +17,10 @@ from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
-from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, KeepTogether, ListFlowable, ListItem,
+from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, Indenter, KeepTogether, ListFlowable, ListItem,
                                 NextPageTemplate, PageBreak, PageTemplate, Preformatted, Spacer, TableStyle)
 from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
+from reportlab.platypus.flowables import PageBreakIfNotEmpty
 
 from ..core import fonts
 from ..core.colour import COLOUR
@@ -37,6 +38,9 @@ PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
 HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
 FRAME_PADDING = 6.0  # points: the frame's padding on each side (platypus's default)
+GUTTER = 6.0 * mm  # between the two columns of an A4 or Letter page
+SHORT_CHAPTER = 1500  # characters of text: a chapter this short never changes the page's template alone
+TWO_COLUMNS = 180.0  # mm: a page at least this wide sets its text in two columns, to keep 45-75 characters a line
 CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column must be wider
 MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
@@ -111,6 +115,8 @@ class Book:
         body = 9 if small else 10
         self.margin = 14.0 if small else 20.0  # mm
         self.page_height = (paper[1] - 2 * self.margin) * mm - 2 * FRAME_PADDING  # points: room in a frame
+        self.full_width = (paper[0] - 2 * self.margin) * mm  # points: the text's width across the page
+        self.column_width = (self.full_width - GUTTER) / 2 if paper[0] >= TWO_COLUMNS else self.full_width
         self.styles = styles(body, family, self.paint)
         self.numbers = [0, 0, 0]
         self.section = ""       # the chapter under way
@@ -152,6 +158,10 @@ class Book:
                 story.append(Preformatted(node.content.rstrip("\n"), self.styles["code"]))
             elif kind == "html_block" and PAGE_BREAK.search(node.content):
                 story.append(PageBreak())
+        for lead, follower in zip(story, story[1:]):  # a lead-in ("...:") or a table's introduction stays with it
+            if isinstance(lead, Paragraph) and not hasattr(lead, "toc") and (
+                    plain(lead.text).rstrip().endswith(":") or isinstance(follower, (SplitTable, KeepTogether))):
+                lead.keepWithNext = 1
         return story
 
     def heading(self, level: int, node):
@@ -176,7 +186,8 @@ class Book:
         return ListFlowable(items, bulletType="bullet", start="•", bulletFontName="text", **bullets)
 
     def table(self, node, width: float, whole: bool = True):
-        """A table with its header rows repeated on every page it spans; a short one is kept on one page (`whole`)."""
+        """A table with its header rows repeated on every page it spans; a short one is kept on one page (`whole`).
+        A table whose longest words do not fit a column of a two-column page is set across the page (`wide`)."""
 
         rows = []
         header_rows = 0
@@ -185,8 +196,11 @@ class Book:
                 style = self.styles["head" if section.type == "thead" else "cell"]
                 rows.append([Paragraph(inline(self.game, cell.children[0]) if cell.children else "", style) for cell in row.children])
                 header_rows += section.type == "thead"
-        table = SplitTable(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT",
-                           page_height=self.page_height)
+        floors, amounts = self.column_needs(rows)
+        wide = width == self.column_width < self.full_width and sum(floors) > width  # a table at the top level
+        width = self.full_width if wide else width
+        table = SplitTable(rows, colWidths=self.column_widths(floors, amounts, width), repeatRows=header_rows,
+                           hAlign="LEFT", page_height=self.page_height)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), self.paint("#3b3a36")),
             ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [self.paint("#ffffff"), self.paint("#efece4")]),
@@ -198,19 +212,14 @@ class Book:
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
         ]))
         table.spaceAfter = 8
-        return KeepTogether([table]) if whole and len(rows) <= SHORT_TABLE else table
+        kept = KeepTogether([table]) if whole and len(rows) <= SHORT_TABLE else table
+        kept.wide = wide
+        return kept
 
-    def column_widths(self, rows: list, width: float) -> list[float]:
-        """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
-        proportion to how much text each column holds; when the longest words do not fit, every column wider than
-        its padding at least (else the table cannot be typeset)."""
-
+    def column_needs(self, rows: list) -> tuple[list[float], list[int]]:
+        """Per column, the width of its longest word with the cell's padding, and how much text it holds."""
         padding = 13.0  # points: the cell's left and right padding, and a little air
         columns = max(len(r) for r in rows)
-        if columns * (CELL_PADDING + 1) > width:
-            raise MusterError(f"a table of {columns} columns is wider than the page: at most "
-                              f"{int(width // (CELL_PADDING + 1))} fit", Location(self.game.rulebook.path),
-                              code="rulebook-layout")
         floors, amounts = [], []
         for i in range(columns):
             cells = [r[i] for r in rows if i < len(r)]
@@ -219,6 +228,18 @@ class Book:
                            for w in t.split()), default=0.0)
             floors.append(longest + padding)
             amounts.append(max(len(t) for t in texts) + 4)
+        return floors, amounts
+
+    def column_widths(self, floors: list[float], amounts: list[int], width: float) -> list[float]:
+        """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
+        proportion to how much text each column holds; when the longest words do not fit, every column wider than
+        its padding at least (else the table cannot be typeset)."""
+
+        columns = len(floors)
+        if columns * (CELL_PADDING + 1) > width:
+            raise MusterError(f"a table of {columns} columns is wider than the page: at most "
+                              f"{int(width // (CELL_PADDING + 1))} fit", Location(self.game.rulebook.path),
+                              code="rulebook-layout")
         spare = width - sum(floors)
         if spare <= 0:
             shared = [width * f / sum(floors) for f in floors]
@@ -254,6 +275,42 @@ class Book:
         return picture(path, width, room)  # checked before typesetting (checking/rulebook.py image_findings)
 
     # -- the document
+
+    def chapters(self, story: list) -> list:
+        """The story with its page templates chosen chapter by chapter: on a two-column page, a chapter in two
+        columns, or across the page when one of its tables does not fit a column, its text then indented to the
+        measure of a line of about 70 characters while its wide tables span the page."""
+        if self.column_width == self.full_width:
+            return story
+        inset = (self.full_width - 2 * self.column_width - GUTTER) / 2 + self.column_width * 0.22
+        chapters: list[list] = [[]]
+        for flowable in story:
+            if getattr(flowable, "toc", (1,))[0] == 0 and chapters[-1]:
+                ending = chapters[-1]
+                chapters.append([ending.pop()] if isinstance(ending[-1], CondPageBreak) else [])  # the heading's
+            chapters[-1].append(flowable)
+        laid, template = [], "columns"
+        for chapter in chapters:
+            # a short chapter stays in the template in force, rather than leave a page part empty to change it
+            short = sum(len(plain(f.text)) for f in chapter if isinstance(f, Paragraph)) < SHORT_CHAPTER
+            wide = any(getattr(flowable, "wide", False) for flowable in chapter) or (short and template == "wide")
+            if ("wide" if wide else "columns") != template:
+                template = "wide" if wide else "columns"
+                ended = bool(laid) and isinstance(laid[-1], PageBreak)  # the rules' own page break: no blank page
+                laid[len(laid) - ended:] = [PageBreakIfNotEmpty(template)]
+            if not wide:
+                laid += chapter
+                continue
+            indented = False
+            for flowable in chapter:
+                spans = getattr(flowable, "wide", False) or getattr(flowable, "toc", (1,))[0] == 0
+                if spans == indented:
+                    laid.append(Indenter(-inset, -inset) if indented else Indenter(inset, inset))
+                    indented = not indented
+                laid.append(flowable)
+            if indented:
+                laid.append(Indenter(-inset, -inset))
+        return laid
 
     def title_page(self) -> list:
 
@@ -324,10 +381,18 @@ class Book:
         document = Document(target, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
                             bottomMargin=margin, title=f"{self.game.title}: rules", creator="Muster",
                             invariant=1, initialFontName="text")
-        frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body", topPadding=FRAME_PADDING,
-                      bottomPadding=FRAME_PADDING)
-        document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
-                                   PageTemplate("content", [frame], onPageEnd=furniture)])
+        def frame(x: float, width: float, name: str) -> Frame:
+            return Frame(x, margin, width, page[1] - 2 * margin, id=name, topPadding=FRAME_PADDING,
+                         bottomPadding=FRAME_PADDING)
+
+        across = frame(margin, frame_width, "body")
+        columns = [frame(margin, self.column_width, "left"),
+                   frame(margin + self.column_width + GUTTER, self.column_width, "right")]
+        two = self.column_width < self.full_width
+        document.addPageTemplates([PageTemplate("title", [across], onPageEnd=count),
+                                   PageTemplate("content", [across], onPageEnd=furniture),
+                                   PageTemplate("columns", columns if two else [across], onPageEnd=furniture),
+                                   PageTemplate("wide", [across], onPageEnd=furniture)])
         parser = configured(MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table"), underscores=True)
         tokens = parser.parse(text)
         if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
@@ -335,11 +400,11 @@ class Book:
                               Location(self.game.rulebook.path), code="rulebook-layout")
         tree = SyntaxTreeNode(tokens)
         self.numbers, self.section, self.page_section = [0, 0, 0], "", ""
-        body = self.blocks(tree.children, frame_width)
+        body = self.chapters(self.blocks(tree.children, self.column_width))
         contents = [ContentsLine(*flowable.toc, self.styles[f"toc{flowable.toc[0] + 1}"])
                     for flowable in body if getattr(flowable, "toc", None)]
         story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
-                                     *contents, PageBreak()] + body
+                                     *contents, NextPageTemplate("columns"), PageBreak()] + body
         document.build(story, canvasmaker=lambda *args, **kwargs: VectorCanvas(*args, inks=self.inks, **kwargs))
         return pages[0]
 
