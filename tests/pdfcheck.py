@@ -117,3 +117,27 @@ def text_lines(pdf: Path, page_index: int) -> list[tuple[float, float, str]]:
         else:
             lines.append([box[0], box[1], char, box[2]])
     return [(left, bottom, line) for left, bottom, line, _ in lines]
+
+
+def page_fill(pdf: Path, page_index: int, margin: float) -> float:
+    """How full a page's text frame is (`margin` mm all round, running heads and page numbers outside it): the
+    share of its height down to its lowest character, averaged over its two columns when no character crosses its
+    middle."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        page = document[page_index]
+        width, height = page.get_size()
+        text = page.get_textpage()
+        boxes = [text.get_charbox(i, loose=True) for i in range(text.count_chars())]
+    finally:
+        document.close()
+    top, bottom = height - margin / 25.4 * 72, margin / 25.4 * 72
+    inside = [b for b in boxes if b[1] > bottom and b[3] < top + 2]
+    if not inside:
+        return 0.0
+    halves = [[b for b in inside if (b[0] + b[2]) / 2 < width / 2], [b for b in inside if (b[0] + b[2]) / 2 >= width / 2]]
+    two = all(halves) and not any(b[0] < width / 2 + 4 and b[2] > width / 2 - 4 for b in inside)
+    columns = halves if two else [inside]
+    return sum((top - min(b[1] for b in column)) / (top - bottom) for column in columns) / len(columns)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import replace
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, Mapping, NamedTuple, Sequence
 from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
@@ -19,8 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, Indenter, KeepTogether, ListFlowable, ListItem,
                                 NextPageTemplate, PageBreak, PageTemplate, Preformatted, Spacer, TableStyle)
-from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
-from reportlab.platypus.flowables import PageBreakIfNotEmpty
+from reportlab.platypus.doctemplate import ActionFlowable, BaseDocTemplate, LayoutError
 
 from ..core import fonts
 from ..core.colour import COLOUR
@@ -30,7 +29,8 @@ from ..core.inline import configured
 from ..core.model import Game
 from ..core.units import PT_PER_MM
 from .inks import Inks, hex_of
-from .flowables import ContentsLine, Paragraph, SplitTable, picture
+from .flowables import CardFigure, CardRow, ContentsLine, Paragraph, SplitTable, picture
+from .render import Painter
 from .markup import inline, plain
 from .vectors import VectorCanvas
 
@@ -74,6 +74,7 @@ def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> 
         "toc1": style("toc1", bold, body, body * 1.5),
         "toc2": style("toc2", regular, body - 0.5, body * 1.35, leftIndent=body * 1.6),
         "toc3": style("toc3", regular, body - 1, body * 1.3, leftIndent=body * 3.2),
+        "caption": style("caption", italic, body - 1.5, (body - 1.5) * 1.3, colour="#5a574f"),
     }
 
 
@@ -97,11 +98,23 @@ def painted_icons(game: Game, paint: Callable[[str], str]) -> Game:
                                 for name, icon in game.icons.items()})
 
 
+class Switch(ActionFlowable):
+    """Sets what follows in the frames of another page template from here on: on this page, below what it holds,
+    when there is room (Book.build's Document.handle_switch), else from the next page."""
+
+    def __init__(self, template: str):
+        super().__init__(("switch", template))
+
+
+SWITCH_ROOM = 45.0  # mm: the least room left on a page for what follows a change of template to start there
+
+
 class Book:
     """Turns the rendered Markdown into platypus flowables (its inline text through markup.py) and writes the PDF."""
 
-    def __init__(self, game: Game, paper: tuple[float, float], inks: Inks | None = None):
+    def __init__(self, game: Game, paper: tuple[float, float], inks: Inks | None = None, figures: Figures = None):
         self.inks = inks or Inks()
+        self.figures = figures or Figures({}, ())
         self.paint = painter(self.inks)
         game = painted_icons(game, self.paint)
         family = fonts.font_book().family_of(game.rulebook.font if game.rulebook else "text")
@@ -267,12 +280,19 @@ class Book:
 
     def image(self, node, width: float):
         source = node.attrs.get("src", "")
+        if source in self.figures.cards:  # a card's face (layout/figures.py)
+            caption = plain(inline(self.game, node, pictures=False))
+            return CardFigure(self.figures.cards[source], caption, self.styles["caption"], self.painter, self.paint)
         path = confined(self.game.root, source)
         if not path.is_file():
             raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path),
                               code="missing-file")
         room = (self.paper[1] - 2 * self.margin) * mm - 12  # the frame's height less its padding: never too tall
         return picture(path, width, room)  # checked before typesetting (checking/rulebook.py image_findings)
+
+    def painter(self, canvas) -> Painter:
+        """What draws a card's face on the book's canvas, in its inks."""
+        return Painter(canvas, inks=self.inks)
 
     # -- the document
 
@@ -296,8 +316,10 @@ class Book:
             wide = any(getattr(flowable, "wide", False) for flowable in chapter) or (short and template == "wide")
             if ("wide" if wide else "columns") != template:
                 template = "wide" if wide else "columns"
-                ended = bool(laid) and isinstance(laid[-1], PageBreak)  # the rules' own page break: no blank page
-                laid[len(laid) - ended:] = [PageBreakIfNotEmpty(template)]
+                if laid and isinstance(laid[-1], PageBreak):  # the rules' own page break: the change comes with it
+                    laid[-1:] = [NextPageTemplate(template), PageBreak()]
+                else:
+                    laid.append(Switch(template))
             if not wide:
                 laid += chapter
                 continue
@@ -318,6 +340,9 @@ class Book:
         story = [Spacer(1, self.paper[1] * PT_PER_MM * 0.16), Paragraph(escape(game.title), self.styles["title"])]
         if game.summary:
             story.append(Paragraph(escape(game.summary), self.styles["subtitle"]))
+        if self.figures.cover:
+            story += [CardRow(self.figures.cover, self.paper[1] * PT_PER_MM * 0.22, self.painter, self.paint),
+                      Spacer(1, self.styles["body"].fontSize * 2)]
         story.append(Paragraph("<b>Players:</b> " + escape(str(game.players)), self.styles["body"]))
         story.append(Paragraph("<b>Components</b>", self.styles["body"]))
         parts = [f"{deck.name}: {deck.total} {('card' if deck.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')}"
@@ -351,6 +376,47 @@ class Book:
                     if level == 0:
                         book.section = title
                         book.page_section = book.page_section or title
+
+            def handle_switch(self, template: str):
+                """`template`'s frames from here: below the text when the page would otherwise be left less than
+                a third full (a page of one column, or the first of two, less than two thirds down), and has
+                SWITCH_ROOM left; else from the next page."""
+                self.handle_nextPageTemplate(template)
+                frame = self.frame
+                room = frame._y - margin - FRAME_PADDING
+                used = 1 - room / (page[1] - 2 * margin - 2 * FRAME_PADDING)
+                two = frame.id in ("left", "right") or frame.id.startswith("columns")  # the first of two columns
+                sparse = used < (2 / 3 if two else 1 / 3)
+                if getattr(frame, "second", False) or room < SWITCH_ROOM * mm or not sparse:
+                    self.handle_pageBreak()
+                    return
+                top = frame._y - (0 if frame._atTop else 6)
+                width = (frame_width if template == "wide" else self.column_width_of(template))
+                made = [Frame(margin + n * (width + GUTTER), margin, width, top - margin, topPadding=0,
+                              bottomPadding=FRAME_PADDING, id=f"{template}-{n}")
+                        for n in range(1 if template == "wide" else 2)]
+                for made_frame, following in zip(made, made[1:] + [None]):
+                    made_frame._leftExtraIndent = frame._leftExtraIndent
+                    made_frame._rightExtraIndent = frame._rightExtraIndent
+                    made_frame._frameBGs = frame._frameBGs
+                    made_frame.following = following
+                    made_frame.second = made_frame is not made[0]
+                    if following is None:
+                        made_frame.lastFrame = True
+                self.frame = made[0]
+
+            def column_width_of(self, template: str) -> float:
+                return book.column_width
+
+            def handle_frameEnd(self, resume=0):
+                following = getattr(self.frame, "following", None)
+                if following is None:
+                    super().handle_frameEnd(resume)
+                    return
+                self._leftExtraIndent = self.frame._leftExtraIndent
+                self._rightExtraIndent = self.frame._rightExtraIndent
+                self.frame = following
+                self.handle_frameBegin(resume)
 
             def _endBuild(self):
                 # The contents' page numbers are forms drawn before their pages were known: fill them in now,
@@ -388,6 +454,7 @@ class Book:
         across = frame(margin, frame_width, "body")
         columns = [frame(margin, self.column_width, "left"),
                    frame(margin + self.column_width + GUTTER, self.column_width, "right")]
+        columns[1].second = True
         two = self.column_width < self.full_width
         document.addPageTemplates([PageTemplate("title", [across], onPageEnd=count),
                                    PageTemplate("content", [across], onPageEnd=furniture),
@@ -409,13 +476,21 @@ class Book:
         return pages[0]
 
 
-def typeset_rulebook(game: Game, text: str, paper: tuple[float, float], inks: Inks | None = None) -> tuple[bytes, int]:
+class Figures(NamedTuple):
+    """The cards a rulebook draws, laid out (layout/figures.py): its figures by source, and the cover's row."""
+
+    cards: Mapping[str, Any]
+    cover: Sequence[Any]
+
+
+def typeset_rulebook(game: Game, text: str, paper: tuple[float, float], inks: Inks | None = None,
+                     figures: Figures | None = None) -> tuple[bytes, int]:
     """The rulebook's PDF on pages of `paper` (width, height in mm), and its number of pages. What cannot be
     typeset (an image outside the game, a block too large for a page) is an error located in the rulebook."""
     where = Location(game.rulebook.path)
     target = io.BytesIO()
     try:
-        pages = Book(game, paper, inks).build(text, target)
+        pages = Book(game, paper, inks, figures).build(text, target)
     except MusterError as exc:
         raise MusterError(exc.message, exc.where or where, exc.field or "rulebook", exc.code) from None
     except (LayoutError, ValueError) as exc:  # platypus's words for a block it cannot place on any page
