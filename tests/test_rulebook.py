@@ -333,15 +333,19 @@ def test_the_cover_shows_the_games_own_cards(tmp_path):
         assert deck.cards[0].title in cover.split("Components")[0], deck.id
 
 
-def test_no_page_of_a_bundled_rulebook_is_less_than_a_third_full(tmp_path):
+@pytest.mark.parametrize("paper, margin", [((210, 297), 20), ((148.5, 210), 14)])
+def test_no_page_of_a_bundled_rulebook_is_less_than_a_third_full(tmp_path, paper, margin):
     """Past the cover and the contents, and before the last page, every page's text frame is a third full at least
-    (a page in two columns counting both)."""
+    (a page in two columns counting both), on A4 and on a booklet's A5."""
     from pdfcheck import page_fill
+    from generator.building.sequence import rulebook_figures
+    from generator.rendering.rulebook_pdf import typeset_rulebook
 
     for folder in bundled_games():
         game = load_game(folder)
-        build_game(game, tmp_path, Options(calibration=False))
-        pdf = tmp_path / game.id / "rules.pdf"
-        pages = len(PdfReader(pdf).pages)
-        fills = {page + 1: page_fill(pdf, page, margin=20) for page in range(2, pages - 1)}
+        markdown = render_text(game).markdown
+        data, pages = typeset_rulebook(game, markdown, paper, None, rulebook_figures(game, markdown))
+        pdf = tmp_path / f"{game.id}.pdf"
+        pdf.write_bytes(data)
+        fills = {page + 1: page_fill(pdf, page, margin) for page in range(2, pages - 1)}
         assert min(fills.values()) >= 1 / 3, (game.id, {p: f"{f:.0%}" for p, f in fills.items()})

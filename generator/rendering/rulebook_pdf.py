@@ -171,11 +171,19 @@ class Book:
                 story.append(Preformatted(node.content.rstrip("\n"), self.styles["code"]))
             elif kind == "html_block" and PAGE_BREAK.search(node.content):
                 story.append(PageBreak())
-        for lead, follower in zip(story, story[1:]):  # a lead-in ("...:") or a table's introduction stays with it
-            if isinstance(lead, Paragraph) and not hasattr(lead, "toc") and (
-                    plain(lead.text).rstrip().endswith(":") or isinstance(follower, (SplitTable, KeepTogether))):
-                lead.keepWithNext = 1
-        return story
+        kept = []
+        for lead, follower in zip(story, story[1:] + [None]):
+            kept.append(lead)
+            if isinstance(follower, SplitTable):
+                # a table that may split: platypus would move what is kept with it to the next page whole, so
+                # what leads into it asks for room for itself and a few rows instead
+                lead.keepWithNext = 0
+                if not isinstance(kept[-2] if len(kept) > 1 else None, CondPageBreak):
+                    kept.insert(len(kept) - 1, CondPageBreak(HEADING_ROOM[2] * mm))
+            elif isinstance(lead, Paragraph) and not hasattr(lead, "toc") and follower is not None and (
+                    plain(lead.text).rstrip().endswith(":") or isinstance(follower, KeepTogether)):
+                lead.keepWithNext = 1  # a lead-in ("...:"), or the introduction of a short table, stays with it
+        return kept
 
     def heading(self, level: int, node):
         level = min(level, 3)
