@@ -137,12 +137,20 @@ def printed_sizes(pdf: Path, page: int) -> list[tuple[str, float, float]]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_booklet_running_heads_and_page_numbers_print_at_6_pt_or_more(tmp_path, paper):
-    from generator.building.sequence import rulebook_files
+def test_booklet_running_heads_and_page_numbers_print_at_6_pt_or_more(tmp_path, paper, monkeypatch):
+    """The booklet's own text: its cards (the cover's and the figures') are pictures at their figures' scale, left
+    out here."""
+    from generator.building import sequence
+    from generator.layout.figures import figure_sources
+    from generator.rendering.rulebook_pdf import Figures
 
     game = load_game("europe-1939")
-    files = {typeset.built.file: typeset.data for typeset in rulebook_files(game, render_text(game).markdown,
-                                                                           Options(paper=paper, booklet=True))}
+    markdown = render_text(game).markdown
+    for source, line in figure_sources(markdown):
+        markdown = "\n".join(text for number, text in enumerate(markdown.split("\n"), 1) if number != line)
+    monkeypatch.setattr(sequence, "rulebook_figures", lambda game, markdown: Figures({}, ()))
+    files = {typeset.built.file: typeset.data for typeset in sequence.rulebook_files(
+        game, markdown, Options(paper=paper, booklet=True))}
     pdf = tmp_path / "rules-booklet.pdf"
     pdf.write_bytes(files["rules-booklet.pdf"])
     height = 210.0 if paper == "a4" else 215.9
@@ -235,12 +243,14 @@ def test_no_heading_is_stranded_at_the_foot_of_a_page(tmp_path):
         for item in walk(reader.outline):
             page = reader.get_destination_page_number(item)
             number = item.title.split("  ")[0]
-            boxes = [b for b in char_boxes(pdf, page, item.title.split("  ", 1)[1][:30]) if b[1] > 0]
+            heading = f"{number} {item.title.split('  ', 1)[1]}"[:30]  # its number too: a title's words recur
+            boxes = [b for b in char_boxes(pdf, page, heading) if b[1] > 0]
             assert boxes, (game.id, item.title)
             bottom_mm = min(b[1] for b in boxes) / 72 * 25.4
             assert bottom_mm > 20 + 15, f"{game.id}: '{item.title}' ({number}) starts {bottom_mm:.0f} mm from the foot"
             # the page number sits in the bottom margin, below 20 mm: anything else under the heading is its text
-            lowest = lowest_text(pdf, page, above=15 / 25.4 * 72)
+            column = (min(b[0] for b in boxes) - 1, 10_000 if max(b[2] for b in boxes) > 300 else 300)
+            lowest = lowest_text(pdf, page, above=15 / 25.4 * 72, between=column)  # under it, in its column
             assert lowest is not None and lowest < min(b[1] for b in boxes) - 2, \
                 f"{game.id}: '{item.title}' ({number}) is the last thing on page {page + 1}"
 
@@ -251,3 +261,91 @@ def test_a_build_refuses_a_rulebook_that_leaves_out_a_card(make_game, tmp_path):
         build_game(load_game(folder), tmp_path, Options())
     assert [f.code for f in raised.value.findings] == ["card-not-listed"]
     assert not (tmp_path / folder.name / "rules.pdf").exists()
+
+
+@pytest.mark.parametrize("paper", [(210, 297), (215.9, 279.4), (148.5, 210)])
+def test_rulebook_lines_keep_a_measure_of_45_to_75_characters(paper, tmp_path):
+    """The body text of every page sets at most 75 characters a line, in two columns on A4 and Letter (one on
+    A5); a table too wide for a column spans the page."""
+    import statistics
+
+    from pdfcheck import text_lines
+    from generator.rendering.rulebook_pdf import typeset_rulebook
+
+    from generator.building.sequence import rulebook_figures
+
+    game = load_game("eastern-front")
+    markdown = render_text(game).markdown
+    pdf, pages = typeset_rulebook(game, markdown, paper, None, rulebook_figures(game, markdown))
+    path = tmp_path / "rules.pdf"
+    path.write_bytes(pdf)
+    lines = [line for page in range(2, pages) for line in text_lines(path, page)]
+    full = [len(text) for _, _, text in lines if len(text) > 30]  # lines of running text, not cells and heads
+    assert 45 <= statistics.median(full) <= 75 and max(full) <= 90, (statistics.median(full), max(full))
+    if paper[0] > 180:
+        lefts = {round(left) for left, _, text in lines if len(text) > 30}
+        assert any(left > paper[0] / 2 / 25.4 * 72 for left in lefts), "no line starts in a second column"
+
+
+FIGURE = "![An Alpha card](<card:reds/Alpha?width=50mm&callouts=title,force>)\n\n"
+
+
+def test_a_figure_draws_the_cards_real_face_with_numbered_callouts(make_game, tmp_path):
+    """The card's own face, at the width asked (its title and force where the face layout puts them, scaled),
+    numbered callouts and their legend below, then the caption."""
+    from pdfcheck import char_boxes
+
+    folder = rules_game(make_game, RULES.replace("## Fighting", FIGURE + "## Fighting"))
+    build_game(load_game(folder), tmp_path, Options(calibration=False))
+    pdf = tmp_path / "tiny" / "rules.pdf"
+    page = next(i for i in range(len(PdfReader(pdf).pages)) if "An Alpha card" in page_text(pdf, i))
+    text = page_text(pdf, page)
+    assert "1 Title" in text and "2 Force" in text
+    title = char_boxes(pdf, page, "Alpha")
+    force = [b for b in char_boxes(pdf, page, "2") if b[3] - b[1] > 15]  # the 30 pt force, scaled to 50/63
+    assert title and force
+    # the face layout centres both on its 63 mm: at 50 mm wide, they share a centre line
+    assert abs((title[0][0] + title[0][2]) / 2 - (force[0][0] + force[0][2]) / 2) < 2
+
+
+@pytest.mark.parametrize("source, problem", [
+    ("card:reds/Alpah", "no card 'Alpah' (did you mean 'Alpha'?)"),
+    ("card:blues/Alpha", "no deck 'blues'"),
+    ("card:reds/Alpha?width=2mm", "width: 2 mm is outside"),
+    ("card:reds/Alpha?size=50mm", "unknown option 'size'"),
+    ("card:reds/Alpha?callouts=forse", "no field 'forse' (did you mean 'force'?)"),
+    ("card:reds/Alpha?callouts=fronts", "no element of the face layout prints card.fronts"),
+    ("card:reds/Alpha?side=top", "side: expected face or back"),
+])
+def test_a_figure_that_names_no_card_is_an_error_at_its_line(make_game, source, problem):
+    folder = rules_game(make_game, RULES.replace("## Fighting", f"![x](<{source}>)\n\n## Fighting"))
+    findings = [f for f in check_game(load_game(folder)) if f.code == "card-figure"]
+    assert len(findings) == 1 and findings[0].where.line == 5, findings  # the line of the figure
+    assert problem in findings[0].message
+
+
+def test_the_cover_shows_the_games_own_cards(tmp_path):
+    """The title page draws the first card of each card deck: their titles print on it, above the components."""
+    game = load_game("tank-duel")
+    build_game(game, tmp_path, Options(calibration=False))
+    cover = page_text(tmp_path / "tank-duel" / "rules.pdf", 0)
+    for deck in (d for d in game.decks.values() if d.component == "cards"):
+        assert deck.cards[0].title in cover.split("Components")[0], deck.id
+
+
+@pytest.mark.parametrize("paper, margin", [((210, 297), 20), ((148.5, 210), 14)])
+def test_no_page_of_a_bundled_rulebook_is_less_than_a_third_full(tmp_path, paper, margin):
+    """Past the cover and the contents, and before the last page, every page's text frame is a third full at least
+    (a page in two columns counting both), on A4 and on a booklet's A5."""
+    from pdfcheck import page_fill
+    from generator.building.sequence import rulebook_figures
+    from generator.rendering.rulebook_pdf import typeset_rulebook
+
+    for folder in bundled_games():
+        game = load_game(folder)
+        markdown = render_text(game).markdown
+        data, pages = typeset_rulebook(game, markdown, paper, None, rulebook_figures(game, markdown))
+        pdf = tmp_path / f"{game.id}.pdf"
+        pdf.write_bytes(data)
+        fills = {page + 1: page_fill(pdf, page, margin) for page in range(2, pages - 1)}
+        assert min(fills.values()) >= 1 / 3, (game.id, {p: f"{f:.0%}" for p, f in fills.items()})

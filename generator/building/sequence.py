@@ -24,6 +24,7 @@ from ..imposition.booklet import impose_booklet
 from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_batches, layout_fonts
+from ..layout.figures import cover_figures, figure_sources, figure_spec, lay_out_figure
 from ..layout.files import CALIBRATION, CALIBRATION_BACK
 from ..layout.groups import sheet_groups
 from ..layout.rulebook import render_text
@@ -107,7 +108,8 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
     build = options.paper.removesuffix(LANDSCAPE)  # the rulebook reads upright, whatever way the sheets lie
     paper = game.rulebook.paper or ("letter" if build in ("letter", "tabloid") else "a4")
     inks = inks_of(options)
-    typeset, pages = typeset_rulebook(game, markdown, paper_size(paper), inks)
+    figures = rulebook_figures(game, markdown)
+    typeset, pages = typeset_rulebook(game, markdown, paper_size(paper), inks, figures)
     rules = pdfx(typeset, inks.profile) if options.pdfx else typeset
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
     if options.booklet or game.rulebook.booklet:
@@ -116,12 +118,20 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
         # Shrunk onto half a sheet, an A4 page's 7.5 pt running heads would print at 5.3 pt and its 10 pt text at
         # 7 pt: a page larger than half the sheet is typeset again at that size, and printed at full size.
         if paper_size(paper)[0] > half[0] or paper_size(paper)[1] > half[1]:
-            typeset, pages = typeset_rulebook(game, markdown, half, inks)
+            typeset, pages = typeset_rulebook(game, markdown, half, inks, figures)
         booklet, sides = impose_booklet(typeset, sheet)
         booklet = pdfx(booklet, inks.profile) if options.pdfx else booklet
         files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),
                                    {"paper": f"{sheet} landscape", "rulebook_pages": pages}), booklet))
     return files
+
+
+def rulebook_figures(game: Game, markdown: str):
+    """The cards the rulebook draws, laid out: its figures (`![..](card:...)`) and its cover's row."""
+    from ..rendering.rulebook_pdf import Figures
+
+    cards = {source: lay_out_figure(game, figure_spec(game, source)) for source, _ in figure_sources(markdown)}
+    return Figures(cards, cover_figures(game))
 
 
 def _sha256(data: bytes) -> str:

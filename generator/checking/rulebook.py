@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import unquote
 
 from ..core import fonts
 from ..core.errors import Finding, Location, MusterError, has_errors
@@ -13,6 +14,7 @@ from ..core.inputs import RULEBOOK, read_bytes
 from ..core.files import confined
 from ..core.inline import configured
 from ..reading.resources import image_problem
+from ..layout.figures import figure_spec, is_figure, lay_out_figure
 from ..layout.rulebook import RulesText, render_text
 
 _CELL_MARKUP = re.compile(r"[*_`†‡§]+")
@@ -80,13 +82,18 @@ def image_findings(game: Game, text: str) -> list[Finding]:
             continue
         source = token.children[0].attrs.get("src", "")
         try:
+            if is_figure(source):  # a card drawn in the rules: it names a card, and the fields its callouts do
+                lay_out_figure(game, figure_spec(game, source))
+                continue
             path = confined(game.root, source)
             problem = image_problem(path) if path.exists() else MusterError(
                 f"no image '{source}' in {game.root.name}/", code="missing-file")
         except MusterError as refused:
             problem = refused
         if problem:
-            findings.append(Finding("error", _line_of(game.rulebook.path, f"]({source}"), "rulebook",
+            needle = unquote(source) if is_figure(source) else f"]({source}"
+            findings.append(Finding("error", _line_of(game.rulebook.path, needle), "rulebook",
+                                    problem.message if problem.code == "card-figure" else
                                     f"image '{source}': {problem.message}", problem.code))
     return findings
 

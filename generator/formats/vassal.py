@@ -224,11 +224,13 @@ def add_rulebook(module: Module, game) -> bytes | None:
     """The rulebook typeset as for the kit, attached under Help as a PDF the browser opens."""
     if game.rulebook is None:
         return None
+    from ..building.sequence import rulebook_figures
     from ..layout.rulebook import render_text
     from ..rendering.rulebook_pdf import typeset_rulebook
 
     text = render_text(game)
-    pdf, _ = typeset_rulebook(game, text.markdown, paper_size(game.rulebook.paper or "a4"))
+    pdf, _ = typeset_rulebook(game, text.markdown, paper_size(game.rulebook.paper or "a4"), None,
+                              rulebook_figures(game, text.markdown))
     documentation = ElementTree.SubElement(module.root, "VASSAL.build.module.Documentation")
     ElementTree.SubElement(documentation, "VASSAL.build.module.documentation.BrowserPDFFile",
                            {"pdfFile": "rules.pdf", "title": "Rules"})

@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 
 from reportlab import platypus
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Image, Table
 
 from ..core import svg
+from ..core.units import PT_PER_MM
 from .markup import attribute
 from .vectors import PLACEHOLDER, VectorIcon
 
@@ -132,3 +134,97 @@ def picture(path: Path, width: float, room: float) -> Flowable:
     if svg.is_svg(path):
         return VectorImage(path, w * scale, h * scale)
     return Image(str(path), width=w * scale, height=h * scale)
+
+
+def draw_face(c, face, left: float, bottom: float, scale: float, painter, paint) -> None:
+    """A card's face drawn on the canvas `c` with its trim's bottom-left at (left, bottom) points, `scale` times its
+    size: clipped to its rounded trim, and outlined."""
+    radius = 2.5 * PT_PER_MM
+    c.saveState()
+    c.translate(left, bottom)
+    c.scale(scale, scale)
+    outline = c.beginPath()
+    outline.roundRect(0, 0, face.width * PT_PER_MM, face.height * PT_PER_MM, radius)
+    c.clipPath(outline, stroke=0, fill=0)
+    painter(c).paint(face.items, face.height)
+    c.restoreState()
+    c.saveState()
+    c.setStrokeColor(paint("#5a574f"))
+    c.setLineWidth(0.4)
+    c.roundRect(left, bottom, face.width * PT_PER_MM * scale, face.height * PT_PER_MM * scale, radius * scale)
+    c.restoreState()
+
+
+class CardFigure(Flowable):
+    """A card's real face in the rulebook, `figure.width` mm wide or the column's width (layout/figures.py), with
+    numbered callouts on the elements it names, and beneath, a legend of those numbers and a caption."""
+
+    CALLOUT = 4.2  # mm: a callout's diameter
+
+    def __init__(self, figure, caption: str, style, painter, paint):
+        """`painter(canvas)` makes the Painter that draws the face; `paint(colour)` gives a colour in the book's
+        inks."""
+        super().__init__()
+        self.figure, self.caption, self.style, self.painter, self.paint = figure, caption, style, painter, paint
+        self.hAlign = "CENTER"
+        legend = "   ".join(f"{number} {label}" for number, _, _, label in figure.marks)
+        self.lines = [text for text in (legend, caption) if text]
+
+    def wrap(self, available_width, available_height):
+        face = self.figure.face
+        self.scale = min(self.figure.width, available_width / PT_PER_MM) / face.width
+        widths = [stringWidth(t, self.style.fontName, self.style.fontSize) for t in self.lines]
+        self.width = min(available_width, max(face.width * self.scale * PT_PER_MM, *widths))
+        self.height = face.height * self.scale * PT_PER_MM + len(self.lines) * self.style.leading + 4
+        return self.width, self.height
+
+    def draw(self):
+        c, face, style = self.canv, self.figure.face, self.style
+        shown = face.width * self.scale * PT_PER_MM
+        left, bottom = (self.width - shown) / 2, len(self.lines) * style.leading + 4
+        draw_face(c, face, left, bottom, self.scale, self.painter, self.paint)
+        c.saveState()
+        radius = self.CALLOUT / 2 * PT_PER_MM
+        for number, x, y, _ in self.figure.marks:
+            cx = left + max(x * self.scale * PT_PER_MM, radius)
+            cy = bottom + (face.height - y) * self.scale * PT_PER_MM
+            c.setFillColor(self.paint("#1d1d1b"))
+            c.setStrokeColor(self.paint("#ffffff"))
+            c.setLineWidth(0.8)
+            c.circle(cx, cy, radius, stroke=1, fill=1)
+            c.setFillColor(self.paint("#ffffff"))
+            c.setFont("text-bold", radius * 1.3)
+            c.drawCentredString(cx, cy - radius * 0.45, str(number))
+        c.setFillColor(style.textColor)
+        c.setFont(style.fontName, style.fontSize)
+        for row, text in enumerate(self.lines):
+            c.drawCentredString(self.width / 2, bottom - 4 - (row + 1) * style.leading + (style.leading - style.fontSize),
+                                text)
+        c.restoreState()
+
+
+class CardRow(Flowable):
+    """The cover's cards side by side, as large as fits `height` points and the width, centred."""
+
+    GAP = 5 * PT_PER_MM
+
+    def __init__(self, figures, height: float, painter, paint):
+        super().__init__()
+        self.figures, self.room, self.painter, self.paint = figures, height, painter, paint
+
+    def wrap(self, available_width, available_height):
+        faces = [f.face for f in self.figures]
+        tallest = max(face.height for face in faces) * PT_PER_MM
+        across = sum(face.width for face in faces) * PT_PER_MM
+        self.scale = min(self.room / tallest, (available_width - self.GAP * (len(faces) - 1)) / across)
+        self.width, self.height = available_width, tallest * self.scale
+        return self.width, self.height
+
+    def draw(self):
+        faces = [f.face for f in self.figures]
+        row = sum(face.width for face in faces) * PT_PER_MM * self.scale + self.GAP * (len(faces) - 1)
+        left = (self.width - row) / 2
+        for face in faces:
+            draw_face(self.canv, face, left, (self.height - face.height * PT_PER_MM * self.scale) / 2, self.scale,
+                      self.painter, self.paint)
+            left += face.width * PT_PER_MM * self.scale + self.GAP

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import replace
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, Mapping, NamedTuple, Sequence
 from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
@@ -17,9 +17,9 @@ from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
-from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, KeepTogether, ListFlowable, ListItem,
+from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, Indenter, KeepTogether, ListFlowable, ListItem,
                                 NextPageTemplate, PageBreak, PageTemplate, Preformatted, Spacer, TableStyle)
-from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
+from reportlab.platypus.doctemplate import ActionFlowable, BaseDocTemplate, LayoutError
 
 from ..core import fonts
 from ..core.colour import COLOUR
@@ -29,7 +29,8 @@ from ..core.inline import configured
 from ..core.model import Game
 from ..core.units import PT_PER_MM
 from .inks import Inks, hex_of
-from .flowables import ContentsLine, Paragraph, SplitTable, picture
+from .flowables import CardFigure, CardRow, ContentsLine, Paragraph, SplitTable, picture
+from .render import Painter
 from .markup import inline, plain
 from .vectors import VectorCanvas
 
@@ -37,6 +38,9 @@ PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
 HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
 FRAME_PADDING = 6.0  # points: the frame's padding on each side (platypus's default)
+GUTTER = 6.0 * mm  # between the two columns of an A4 or Letter page
+SHORT_CHAPTER = 1500  # characters of text: a chapter this short never changes the page's template alone
+TWO_COLUMNS = 180.0  # mm: a page at least this wide sets its text in two columns, to keep 45-75 characters a line
 CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column must be wider
 MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
@@ -70,6 +74,7 @@ def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> 
         "toc1": style("toc1", bold, body, body * 1.5),
         "toc2": style("toc2", regular, body - 0.5, body * 1.35, leftIndent=body * 1.6),
         "toc3": style("toc3", regular, body - 1, body * 1.3, leftIndent=body * 3.2),
+        "caption": style("caption", italic, body - 1.5, (body - 1.5) * 1.3, colour="#5a574f"),
     }
 
 
@@ -93,11 +98,23 @@ def painted_icons(game: Game, paint: Callable[[str], str]) -> Game:
                                 for name, icon in game.icons.items()})
 
 
+class Switch(ActionFlowable):
+    """Sets what follows in the frames of another page template from here on: on this page, below what it holds,
+    when there is room (Book.build's Document.handle_switch), else from the next page."""
+
+    def __init__(self, template: str):
+        super().__init__(("switch", template))
+
+
+SWITCH_ROOM = 45.0  # mm: the least room left on a page for what follows a change of template to start there
+
+
 class Book:
     """Turns the rendered Markdown into platypus flowables (its inline text through markup.py) and writes the PDF."""
 
-    def __init__(self, game: Game, paper: tuple[float, float], inks: Inks | None = None):
+    def __init__(self, game: Game, paper: tuple[float, float], inks: Inks | None = None, figures: Figures = None):
         self.inks = inks or Inks()
+        self.figures = figures or Figures({}, ())
         self.paint = painter(self.inks)
         game = painted_icons(game, self.paint)
         family = fonts.font_book().family_of(game.rulebook.font if game.rulebook else "text")
@@ -111,6 +128,8 @@ class Book:
         body = 9 if small else 10
         self.margin = 14.0 if small else 20.0  # mm
         self.page_height = (paper[1] - 2 * self.margin) * mm - 2 * FRAME_PADDING  # points: room in a frame
+        self.full_width = (paper[0] - 2 * self.margin) * mm  # points: the text's width across the page
+        self.column_width = (self.full_width - GUTTER) / 2 if paper[0] >= TWO_COLUMNS else self.full_width
         self.styles = styles(body, family, self.paint)
         self.numbers = [0, 0, 0]
         self.section = ""       # the chapter under way
@@ -152,7 +171,19 @@ class Book:
                 story.append(Preformatted(node.content.rstrip("\n"), self.styles["code"]))
             elif kind == "html_block" and PAGE_BREAK.search(node.content):
                 story.append(PageBreak())
-        return story
+        kept = []
+        for lead, follower in zip(story, story[1:] + [None]):
+            kept.append(lead)
+            if isinstance(follower, SplitTable):
+                # a table that may split: platypus would move what is kept with it to the next page whole, so
+                # what leads into it asks for room for itself and a few rows instead
+                lead.keepWithNext = 0
+                if not isinstance(kept[-2] if len(kept) > 1 else None, CondPageBreak):
+                    kept.insert(len(kept) - 1, CondPageBreak(HEADING_ROOM[2] * mm))
+            elif isinstance(lead, Paragraph) and not hasattr(lead, "toc") and follower is not None and (
+                    plain(lead.text).rstrip().endswith(":") or isinstance(follower, KeepTogether)):
+                lead.keepWithNext = 1  # a lead-in ("...:"), or the introduction of a short table, stays with it
+        return kept
 
     def heading(self, level: int, node):
         level = min(level, 3)
@@ -176,7 +207,8 @@ class Book:
         return ListFlowable(items, bulletType="bullet", start="•", bulletFontName="text", **bullets)
 
     def table(self, node, width: float, whole: bool = True):
-        """A table with its header rows repeated on every page it spans; a short one is kept on one page (`whole`)."""
+        """A table with its header rows repeated on every page it spans; a short one is kept on one page (`whole`).
+        A table whose longest words do not fit a column of a two-column page is set across the page (`wide`)."""
 
         rows = []
         header_rows = 0
@@ -185,8 +217,11 @@ class Book:
                 style = self.styles["head" if section.type == "thead" else "cell"]
                 rows.append([Paragraph(inline(self.game, cell.children[0]) if cell.children else "", style) for cell in row.children])
                 header_rows += section.type == "thead"
-        table = SplitTable(rows, colWidths=self.column_widths(rows, width), repeatRows=header_rows, hAlign="LEFT",
-                           page_height=self.page_height)
+        floors, amounts = self.column_needs(rows)
+        wide = width == self.column_width < self.full_width and sum(floors) > width  # a table at the top level
+        width = self.full_width if wide else width
+        table = SplitTable(rows, colWidths=self.column_widths(floors, amounts, width), repeatRows=header_rows,
+                           hAlign="LEFT", page_height=self.page_height)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), self.paint("#3b3a36")),
             ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [self.paint("#ffffff"), self.paint("#efece4")]),
@@ -198,19 +233,14 @@ class Book:
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
         ]))
         table.spaceAfter = 8
-        return KeepTogether([table]) if whole and len(rows) <= SHORT_TABLE else table
+        kept = KeepTogether([table]) if whole and len(rows) <= SHORT_TABLE else table
+        kept.wide = wide
+        return kept
 
-    def column_widths(self, rows: list, width: float) -> list[float]:
-        """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
-        proportion to how much text each column holds; when the longest words do not fit, every column wider than
-        its padding at least (else the table cannot be typeset)."""
-
+    def column_needs(self, rows: list) -> tuple[list[float], list[int]]:
+        """Per column, the width of its longest word with the cell's padding, and how much text it holds."""
         padding = 13.0  # points: the cell's left and right padding, and a little air
         columns = max(len(r) for r in rows)
-        if columns * (CELL_PADDING + 1) > width:
-            raise MusterError(f"a table of {columns} columns is wider than the page: at most "
-                              f"{int(width // (CELL_PADDING + 1))} fit", Location(self.game.rulebook.path),
-                              code="rulebook-layout")
         floors, amounts = [], []
         for i in range(columns):
             cells = [r[i] for r in rows if i < len(r)]
@@ -219,6 +249,18 @@ class Book:
                            for w in t.split()), default=0.0)
             floors.append(longest + padding)
             amounts.append(max(len(t) for t in texts) + 4)
+        return floors, amounts
+
+    def column_widths(self, floors: list[float], amounts: list[int], width: float) -> list[float]:
+        """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
+        proportion to how much text each column holds; when the longest words do not fit, every column wider than
+        its padding at least (else the table cannot be typeset)."""
+
+        columns = len(floors)
+        if columns * (CELL_PADDING + 1) > width:
+            raise MusterError(f"a table of {columns} columns is wider than the page: at most "
+                              f"{int(width // (CELL_PADDING + 1))} fit", Location(self.game.rulebook.path),
+                              code="rulebook-layout")
         spare = width - sum(floors)
         if spare <= 0:
             shared = [width * f / sum(floors) for f in floors]
@@ -246,6 +288,9 @@ class Book:
 
     def image(self, node, width: float):
         source = node.attrs.get("src", "")
+        if source in self.figures.cards:  # a card's face (layout/figures.py)
+            caption = plain(inline(self.game, node, pictures=False))
+            return CardFigure(self.figures.cards[source], caption, self.styles["caption"], self.painter, self.paint)
         path = confined(self.game.root, source)
         if not path.is_file():
             raise MusterError(f"no image '{source}' in {self.game.root.name}/", Location(self.game.rulebook.path),
@@ -253,7 +298,49 @@ class Book:
         room = (self.paper[1] - 2 * self.margin) * mm - 12  # the frame's height less its padding: never too tall
         return picture(path, width, room)  # checked before typesetting (checking/rulebook.py image_findings)
 
+    def painter(self, canvas) -> Painter:
+        """What draws a card's face on the book's canvas, in its inks."""
+        return Painter(canvas, inks=self.inks)
+
     # -- the document
+
+    def chapters(self, story: list) -> list:
+        """The story with its page templates chosen chapter by chapter: on a two-column page, a chapter in two
+        columns, or across the page when one of its tables does not fit a column, its text then indented to the
+        measure of a line of about 70 characters while its wide tables span the page."""
+        if self.column_width == self.full_width:
+            return story
+        inset = (self.full_width - 2 * self.column_width - GUTTER) / 2 + self.column_width * 0.22
+        chapters: list[list] = [[]]
+        for flowable in story:
+            if getattr(flowable, "toc", (1,))[0] == 0 and chapters[-1]:
+                ending = chapters[-1]
+                chapters.append([ending.pop()] if isinstance(ending[-1], CondPageBreak) else [])  # the heading's
+            chapters[-1].append(flowable)
+        laid, template = [], "columns"
+        for chapter in chapters:
+            # a short chapter stays in the template in force, rather than leave a page part empty to change it
+            short = sum(len(plain(f.text)) for f in chapter if isinstance(f, Paragraph)) < SHORT_CHAPTER
+            wide = any(getattr(flowable, "wide", False) for flowable in chapter) or (short and template == "wide")
+            if ("wide" if wide else "columns") != template:
+                template = "wide" if wide else "columns"
+                if laid and isinstance(laid[-1], PageBreak):  # the rules' own page break: the change comes with it
+                    laid[-1:] = [NextPageTemplate(template), PageBreak()]
+                else:
+                    laid.append(Switch(template))
+            if not wide:
+                laid += chapter
+                continue
+            indented = False
+            for flowable in chapter:
+                spans = getattr(flowable, "wide", False) or getattr(flowable, "toc", (1,))[0] == 0
+                if spans == indented:
+                    laid.append(Indenter(-inset, -inset) if indented else Indenter(inset, inset))
+                    indented = not indented
+                laid.append(flowable)
+            if indented:
+                laid.append(Indenter(-inset, -inset))
+        return laid
 
     def title_page(self) -> list:
 
@@ -261,6 +348,9 @@ class Book:
         story = [Spacer(1, self.paper[1] * PT_PER_MM * 0.16), Paragraph(escape(game.title), self.styles["title"])]
         if game.summary:
             story.append(Paragraph(escape(game.summary), self.styles["subtitle"]))
+        if self.figures.cover:
+            story += [CardRow(self.figures.cover, self.paper[1] * PT_PER_MM * 0.22, self.painter, self.paint),
+                      Spacer(1, self.styles["body"].fontSize * 2)]
         story.append(Paragraph("<b>Players:</b> " + escape(str(game.players)), self.styles["body"]))
         story.append(Paragraph("<b>Components</b>", self.styles["body"]))
         parts = [f"{deck.name}: {deck.total} {('card' if deck.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')}"
@@ -295,6 +385,47 @@ class Book:
                         book.section = title
                         book.page_section = book.page_section or title
 
+            def handle_switch(self, template: str):
+                """`template`'s frames from here: below the text when the page would otherwise be left less than
+                a third full (a page of one column, or the first of two, less than two thirds down), and has
+                SWITCH_ROOM left; else from the next page."""
+                self.handle_nextPageTemplate(template)
+                frame = self.frame
+                room = frame._y - margin - FRAME_PADDING
+                used = 1 - room / (page[1] - 2 * margin - 2 * FRAME_PADDING)
+                two = frame.id in ("left", "right") or frame.id.startswith("columns")  # the first of two columns
+                sparse = used < (2 / 3 if two else 1 / 3)
+                if getattr(frame, "second", False) or room < SWITCH_ROOM * mm or not sparse:
+                    self.handle_pageBreak()
+                    return
+                top = frame._y - (0 if frame._atTop else 6)
+                width = (frame_width if template == "wide" else self.column_width_of(template))
+                made = [Frame(margin + n * (width + GUTTER), margin, width, top - margin, topPadding=0,
+                              bottomPadding=FRAME_PADDING, id=f"{template}-{n}")
+                        for n in range(1 if template == "wide" else 2)]
+                for made_frame, following in zip(made, made[1:] + [None]):
+                    made_frame._leftExtraIndent = frame._leftExtraIndent
+                    made_frame._rightExtraIndent = frame._rightExtraIndent
+                    made_frame._frameBGs = frame._frameBGs
+                    made_frame.following = following
+                    made_frame.second = made_frame is not made[0]
+                    if following is None:
+                        made_frame.lastFrame = True
+                self.frame = made[0]
+
+            def column_width_of(self, template: str) -> float:
+                return book.column_width
+
+            def handle_frameEnd(self, resume=0):
+                following = getattr(self.frame, "following", None)
+                if following is None:
+                    super().handle_frameEnd(resume)
+                    return
+                self._leftExtraIndent = self.frame._leftExtraIndent
+                self._rightExtraIndent = self.frame._rightExtraIndent
+                self.frame = following
+                self.handle_frameBegin(resume)
+
             def _endBuild(self):
                 # The contents' page numbers are forms drawn before their pages were known: fill them in now,
                 # after the last page and before saving, so that one typesetting pass is enough.
@@ -324,10 +455,19 @@ class Book:
         document = Document(target, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
                             bottomMargin=margin, title=f"{self.game.title}: rules", creator="Muster",
                             invariant=1, initialFontName="text")
-        frame = Frame(margin, margin, frame_width, page[1] - 2 * margin, id="body", topPadding=FRAME_PADDING,
-                      bottomPadding=FRAME_PADDING)
-        document.addPageTemplates([PageTemplate("title", [frame], onPageEnd=count),
-                                   PageTemplate("content", [frame], onPageEnd=furniture)])
+        def frame(x: float, width: float, name: str) -> Frame:
+            return Frame(x, margin, width, page[1] - 2 * margin, id=name, topPadding=FRAME_PADDING,
+                         bottomPadding=FRAME_PADDING)
+
+        across = frame(margin, frame_width, "body")
+        columns = [frame(margin, self.column_width, "left"),
+                   frame(margin + self.column_width + GUTTER, self.column_width, "right")]
+        columns[1].second = True
+        two = self.column_width < self.full_width
+        document.addPageTemplates([PageTemplate("title", [across], onPageEnd=count),
+                                   PageTemplate("content", [across], onPageEnd=furniture),
+                                   PageTemplate("columns", columns if two else [across], onPageEnd=furniture),
+                                   PageTemplate("wide", [across], onPageEnd=furniture)])
         parser = configured(MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table"), underscores=True)
         tokens = parser.parse(text)
         if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
@@ -335,22 +475,30 @@ class Book:
                               Location(self.game.rulebook.path), code="rulebook-layout")
         tree = SyntaxTreeNode(tokens)
         self.numbers, self.section, self.page_section = [0, 0, 0], "", ""
-        body = self.blocks(tree.children, frame_width)
+        body = self.chapters(self.blocks(tree.children, self.column_width))
         contents = [ContentsLine(*flowable.toc, self.styles[f"toc{flowable.toc[0] + 1}"])
                     for flowable in body if getattr(flowable, "toc", None)]
         story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
-                                     *contents, PageBreak()] + body
+                                     *contents, NextPageTemplate("columns"), PageBreak()] + body
         document.build(story, canvasmaker=lambda *args, **kwargs: VectorCanvas(*args, inks=self.inks, **kwargs))
         return pages[0]
 
 
-def typeset_rulebook(game: Game, text: str, paper: tuple[float, float], inks: Inks | None = None) -> tuple[bytes, int]:
+class Figures(NamedTuple):
+    """The cards a rulebook draws, laid out (layout/figures.py): its figures by source, and the cover's row."""
+
+    cards: Mapping[str, Any]
+    cover: Sequence[Any]
+
+
+def typeset_rulebook(game: Game, text: str, paper: tuple[float, float], inks: Inks | None = None,
+                     figures: Figures | None = None) -> tuple[bytes, int]:
     """The rulebook's PDF on pages of `paper` (width, height in mm), and its number of pages. What cannot be
     typeset (an image outside the game, a block too large for a page) is an error located in the rulebook."""
     where = Location(game.rulebook.path)
     target = io.BytesIO()
     try:
-        pages = Book(game, paper, inks).build(text, target)
+        pages = Book(game, paper, inks, figures).build(text, target)
     except MusterError as exc:
         raise MusterError(exc.message, exc.where or where, exc.field or "rulebook", exc.code) from None
     except (LayoutError, ValueError) as exc:  # platypus's words for a block it cannot place on any page
