@@ -200,12 +200,18 @@ def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, mon
 
 
 def test_the_element_table_draws_every_kind_the_layout_format_knows_and_no_other():
-    """Each kind of element is drawn by the function of its name, so searching for a kind finds what draws it."""
-    from generator.layout.elements import ELEMENTS
-    from generator.layout.files import FIELDS, REQUIRED
+    """Each kind of element is drawn by the function of its name, so searching for a kind finds what draws it; and
+    every drawing function of elements.py is a kind of the spec."""
+    import inspect
 
-    assert set(ELEMENTS) == set(FIELDS) == set(REQUIRED)
-    assert all(draw.__name__ == kind for kind, draw in ELEMENTS.items())
+    from generator.layout import elements
+    from generator.layout.spec import ELEMENTS
+
+    drawing = {name for name, function in inspect.getmembers(elements, inspect.isfunction)
+               if function.__module__ == elements.__name__ and not name.startswith("_")
+               and list(inspect.signature(function).parameters) == ["values", "element", "canvas", "found"]}
+    assert drawing == set(ELEMENTS)
+    assert all(kind.draw.__name__ == name and kind.draw is getattr(elements, name) for name, kind in ELEMENTS.items())
 
 
 TEXT = "  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.title }}'}\n"

@@ -228,3 +228,34 @@ def test_text_beyond_one_font_subset_is_encoded_right(tmp_path):
     assert page_text(pdf, 0).replace("\r", "").split("\n") == [line.replace("\u00a0", " ") for line in lines]
     fonts = PdfReader(pdf).pages[0]["/Resources"]["/Font"]
     assert len(fonts) >= 2  # the text needed a second subset of the font
+
+
+def test_every_kind_of_display_item_has_one_painter_and_one_tracer():
+    """The renderer and the preview dispatch by the item's type: a kind without its painter or tracer fails here."""
+    from generator.core.display import KINDS, Run
+    from generator.preview.tracing import BOUNDS
+    from generator.rendering.render import PAINTERS
+
+    assert set(PAINTERS) == set(KINDS) == set(BOUNDS)
+    with pytest.raises(ValueError, match="painter of 'Run' is declared twice"):
+        PAINTERS.register(Run)(lambda painter, runs, height: None)
+
+
+def test_lines_keep_their_stroke_across_text_and_end_their_dash_before_other_items(font_book):
+    """Painted a run of one kind at a time: text between two lines does not make the second set its stroke again,
+    and the dash ends before a box (which would be drawn dashed) but not before text."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.core.display import Line, Rect, Run
+    from generator.rendering.render import Painter
+
+    canvas = Canvas(io.BytesIO())
+    dashed = Line(0, 0, 10, 0, "#000000", 0.5, (1.0, 1.0))
+    Painter(canvas).paint([dashed, Run(1, 5, "A", "text", 9, "#000000"), dashed._replace(y1=2, y2=2),
+                           Rect(0, 0, 5, 5, "#ff0000")], 20)
+    code = canvas._code
+    assert [op for op in code if op.endswith((" w", " d", " RG"))] == ["0 0 0 RG", "1.417323 w",
+                                                                       "[2.834646 2.834646] 0 d", "[] 0 d"]
+    assert code.index("[] 0 d") == len(code) - 3  # after the second line, before the box's colour and path

@@ -1,6 +1,8 @@
 """The display list: plain drawing operations in millimetres, origin at the trim's top-left, y downwards.
 
-The layout stage produces these; the renderer is the only code that turns them into PDF operators.
+The layout stage produces these; the renderer is the only code that turns them into PDF operators, by a painter
+per kind (rendering/render.py PAINTERS), as the preview finds their boxes by a function per kind (preview/tracing.py
+BOUNDS). A new kind is a class here, in `Item`, and one entry in each of those two tables.
 Every item is an immutable tuple, hashable and cheap to make, so identical faces are recognised and drawn once.
 Items of different kinds never compare equal: no two kinds share both their number of fields and the types of
 their last field (tests/test_layout.py checks it).
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, get_args
 
 if TYPE_CHECKING:
     from .errors import Finding
@@ -129,7 +131,7 @@ class DeckFaces:
         self.findings += batch.findings
 
 
-KINDS = (Rect, Line, Ellipse, Polygon, Run, Picture, Turned, Polyline)
+KINDS = get_args(Item)  # every kind of item: what the renderer paints and the preview traces, each by its kind
 _KIND = {kind: number for number, kind in enumerate(KINDS)}
 
 

@@ -1,7 +1,8 @@
-"""The key tables of docs/format.md, made from the format's spec: one table per mapping, one row per key.
+"""The key tables of docs/format.md, made from the format's spec (one table per mapping, one row per key), and the
+element tables of docs/layouts.md, made from the layout's spec (one table per kind of element, one row per field).
 
-`python -m generator.formats.reference` writes them into docs/format.md, between the two marker lines; the tests
-check that the file holds exactly what the spec makes, so a key added to the spec is a key documented.
+`python -m generator.formats.reference` writes them into the two files, each between its two marker lines; the
+tests check that the files hold exactly what the specs make, so a key or a field added to a spec is documented.
 """
 
 from __future__ import annotations
@@ -9,12 +10,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..layout.spec import ELEMENT_FIELDS, ELEMENTS, KIND, ROTATE, Field, Kind, rotating
 from ..reading.kinds import FACE_SIZE
 from ..reading.spec import SECTIONS, Derived, Key, Section
 
 BEGIN = "<!-- key tables: made from generator/reading/spec.py by `python -m generator.formats.reference` -->"
 END = "<!-- end of the key tables -->"
+ELEMENTS_BEGIN = ("<!-- element tables: made from generator/layout/spec.py by `python -m generator.formats.reference`"
+                  " -->")
+ELEMENTS_END = "<!-- end of the element tables -->"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "format.md"
+LAYOUT_DOCS = DOCS.with_name("layouts.md")
 
 
 def _number(value) -> str:
@@ -47,7 +53,7 @@ def value_text(key: Key) -> str:
     return f"{kind.docs}, {bounds}" if bounds else kind.docs
 
 
-def default_text(key: Key) -> str:
+def default_text(key: Key | Field) -> str:
     """'required', the default as a game writes it, or the words of a derived one."""
     if key.required:
         return "required"
@@ -81,14 +87,69 @@ def key_tables() -> str:
 
 def with_tables(text: str) -> str:
     """`text` (docs/format.md) with its block of key tables made again from the spec."""
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    return text[:start] + key_tables() + text[end:]
+    return _between(text, BEGIN, END, key_tables())
+
+
+def field_value_text(field: Field) -> str:
+    """A field's value as the element tables show it: 'length', 'one of: left, center, right, justify'."""
+    return f"{field.role.docs}: {', '.join(field.choices)}" if field.choices else field.role.docs
+
+
+def _field_rows(fields) -> list[str]:
+    rows = ["| key | value | default | meaning |", "| --- | --- | --- | --- |"]
+    for field in fields:
+        meaning = field.description + (f" Only for: {', '.join(rotating())}." if field is ROTATE else "")
+        rows.append(f"| `{field.name}` | {_cell(field_value_text(field))} | {_cell(default_text(field))} | "
+                    f"{_cell(meaning)} |")
+    return rows
+
+
+def _kind_table(kind: Kind) -> str:
+    """The Markdown table of one kind's fields, under a heading naming the kind."""
+    turns = " It turns with `rotate:`." if kind.rotates else ""
+    return "\n".join([f"### `{kind.name}`", "", _cell(kind.description) + turns, "", *_field_rows(kind.fields)])
+
+
+def _roles() -> list[str]:
+    """How each role's values are written, for the roles whose short name does not say it all, in their first use."""
+    roles = {}
+    for field in (*ELEMENT_FIELDS, *(field for kind in ELEMENTS.values() for field in kind.fields)):
+        if field.role.description:
+            roles.setdefault(field.role.docs, field.role.description)
+    return ["| value | written as |", "| --- | --- |", *(f"| {docs} | {_cell(text)} |" for docs, text in roles.items())]
+
+
+def element_tables() -> str:
+    """The block of docs/layouts.md between the markers, markers included: the kinds, the keys every element may
+    have, how values are written, then each kind's fields."""
+    overview = ["| kind | draws | keys (required in bold) |", "| --- | --- | --- |"]
+    for kind in ELEMENTS.values():
+        required = " ".join(kind.required)
+        others = ", ".join(field.name for field in kind.fields if not field.required)
+        keys = ", ".join(part for part in (f"**{required}**" if required else "", others) if part)
+        overview.append(f"| [`{kind.name}`](#{kind.name}) | {_cell(kind.description)} | {keys} |")
+    every = ["### Keys of every element", "", *_field_rows((KIND, *ELEMENT_FIELDS))]
+    values = ["### Values", "", "Every value but `kind` may also be a template (`{{ ... }}`), checked again once "
+              "evaluated.", "", *_roles()]
+    return "\n\n".join([ELEMENTS_BEGIN, "\n".join(overview), "\n".join(every), "\n".join(values),
+                         *(_kind_table(kind) for kind in ELEMENTS.values()), ELEMENTS_END])
+
+
+def with_element_tables(text: str) -> str:
+    """`text` (docs/layouts.md) with its block of element tables made again from the layout's spec."""
+    return _between(text, ELEMENTS_BEGIN, ELEMENTS_END, element_tables())
+
+
+def _between(text: str, begin: str, end: str, block: str) -> str:
+    """`text` with what lies from the line `begin` to the line `end` replaced by `block`."""
+    start, stop = text.index(begin), text.index(end) + len(end)
+    return text[:start] + block + text[stop:]
 
 
 def main() -> int:
-    text = DOCS.read_text(encoding="utf-8")
-    DOCS.write_text(with_tables(text), encoding="utf-8", newline="\n")
-    print(f"wrote the key tables of {DOCS}", file=sys.stderr)
+    for path, write in ((DOCS, with_tables), (LAYOUT_DOCS, with_element_tables)):
+        path.write_text(write(path.read_text(encoding="utf-8")), encoding="utf-8", newline="\n")
+        print(f"wrote the tables of {path}", file=sys.stderr)
     return 0
 
 

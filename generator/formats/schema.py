@@ -2,10 +2,11 @@
 
 The schemas of game.yaml and deck files are made from the format's spec (reading/spec.py): one property per key,
 its type from the key's kind, its bounds, choices and description from the key. What no single key says (either
-file or files, one kind per rule) is added here, section by section. The layout schema is made from the layout
-elements and their fields (layout/files.py). A schema catches the shape of a file as you type: unknown keys,
-wrong types, a missing title. It is not the validator: `muster validate` still checks what a schema cannot
-(codes against vocabularies in the generic deck schema, rules, deck sizes, text that does not fit).
+file or files, one kind per rule) is added here, section by section. The layout schema is made from the layout's
+spec (layout/spec.py): each field's fragment from its role, its description from the field and its role. A schema
+catches the shape of a file as you type: unknown keys, wrong types, a missing title. It is not the validator:
+`muster validate` still checks what a schema cannot (codes against vocabularies in the generic deck schema, rules,
+deck sizes, text that does not fit).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import re
 from pathlib import Path
 
 from ..reading.fonts import SUFFIXES, read_font_book
-from ..layout.files import CHOICES, COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
+from ..layout import roles
+from ..layout.spec import ELEMENT_FIELDS, ELEMENTS, KIND, LAYOUT_KEYS, Field
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
-    BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
+    BOARD, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
     RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
 )
 from ..core.model import Game, Trait, Vocabulary
@@ -27,11 +29,8 @@ from ..core.units import CARD_SIZES, MM_PER, NUMBER, PAPER_NAMES
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-LET_NAME = r"^[a-z_][a-z0-9_]*$"
-
 _UNITS = "(" + "|".join(MM_PER) + ")"
-LENGTH = rf"^\s*{NUMBER}\s*{_UNITS}\s*$"             # game.yaml: a unit is required
-LAYOUT_LENGTH = rf"^\s*{NUMBER}\s*{_UNITS}?\s*$"     # layouts: a bare number is millimetres
+LENGTH = rf"^\s*{NUMBER}\s*{_UNITS}\s*$"             # game.yaml: a unit is required (layouts: layout/roles.py)
 SIZE = r"^\s*\S+?\s*[x×]\s*\S+\s*$"
 TEMPLATE = r"\{\{|\{%"
 
@@ -268,50 +267,33 @@ def codes_pattern(vocabulary: Vocabulary) -> str:
     return "^(?:" + "|".join(forms) + ")$"
 
 
+def _field(field: Field) -> dict:
+    """A field's schema: its role's, described by the field and then by how its role's values are written."""
+    return {**field.role.schema(field), "description": f"{field.description} {field.role.description}".rstrip()}
+
+
 def layout_schema() -> dict:
-    """The schema of a layout file (card faces, backs, boards), from layout.FIELDS."""
-    field_types = {
-        "length": {"anyOf": [{"type": "number"}, {"type": "string", "pattern": LAYOUT_LENGTH}, _ref("template")],
-                   "description": "Millimetres (a bare number), or with a unit: 2pt, 0.1in."},
-        "number": {"anyOf": [{"type": "number"}, _ref("template")]},
-        "bool": {"anyOf": [{"type": "boolean"}, _ref("template")]},
-        "colour": {"type": "string",
-                   "description": "#rrggbb, cmyk(c, m, y, k), none, black, white, or a name of the game's colours."},
-        "font": {"anyOf": [_font(), _ref("template")]},
-        "align": {"anyOf": [{"enum": ["left", "center", "right", "justify"]}, _ref("template")]},
-        "valign": {"anyOf": [{"enum": ["top", "middle", "bottom"]}, _ref("template")]},
-        "shape": {"anyOf": [{"enum": list(BOARD_SHAPES)}, _ref("template")]},
-        "count": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_GRID_LINES}, _ref("template")]},
-        "text": {"type": ["string", "number"]},
-        **{role: {"anyOf": [{"enum": list(CHOICES[role])}, _ref("template")]}
-           for role in ("orientation", "offset", "numbering")},
-    }
-    common_types = {
-        "choice": {"enum": list(FIELDS)},
-        "condition": {"type": ["string", "boolean"],
-                      "description": "A Jinja expression, without braces: card.year is defined."},
-        "name": {"type": "string", "pattern": LET_NAME},
-        "angle": {"anyOf": [{"enum": [0, 90, 180, 270]}, _ref("template")],
-                  "description": "Degrees clockwise about the centre of the element's box."},
-    }
+    """The schema of a layout file (card faces, backs, boards), from the layout's spec: per kind of element, its
+    fields and those every element has (`rotate` only where it turns)."""
     kinds = []
-    for kind, fields in FIELDS.items():
-        properties = {key: common_types[role] for key, role in COMMON.items()}
-        properties.update({key: field_types[role] for key, role in fields.items()})  # KeyError: a new role
-        kinds.append({"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
-                      "then": _object(properties, required=REQUIRED[kind])})
-    element = {"type": "object", "required": ["kind"], "properties": {"kind": common_types["choice"]},
-               "allOf": kinds, "description": "One drawing element: " + ", ".join(FIELDS) + "."}
+    for kind in ELEMENTS.values():
+        common = (KIND, *(f for f in ELEMENT_FIELDS if f.name != "rotate" or kind.rotates))
+        properties = {field.name: _field(field) for field in (*common, *kind.fields)}
+        kinds.append({"if": {"properties": {"kind": {"const": kind.name}}, "required": ["kind"]},
+                      "then": _object(properties, required=kind.required, description=kind.description)})
+    element = {"type": "object", "required": ["kind"], "properties": {"kind": _field(KIND)},
+               "allOf": kinds, "description": "One drawing element: " + ", ".join(ELEMENTS) + "."}
     return {
         "$schema": DRAFT,
         "title": "Muster layout",
         "description": "A layout (docs/layouts.md): the elements drawn on a card face, back or board, in order.",
         **_keys(_object({
             "elements": {"type": "array", "items": element},
-            "let": _map_of({"type": ["string", "number"]}, LET_NAME, "Names computed once per face, in order."),
+            "let": _map_of({"type": ["string", "number"]}, roles.NAME.schema()["pattern"],
+                           "Names computed once per face, in order."),
             "description": {"type": "string"},
         }, required=("elements",)), LAYOUT_KEYS),
-        "$defs": {"template": COMMON_DEFS["template"]},
+        "$defs": {"template": COMMON_DEFS["template"], "font": _font()},
     }
 
 

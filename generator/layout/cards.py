@@ -14,16 +14,19 @@ from ..core.model import Card, Deck, Game
 from ..core import sandbox
 from .context import card_context, deck_context
 from .evaluation import Evaluator
-from .files import DEFAULTS, find_layout, read_layout
+from .files import find_layout, read_layout
+from .roles import FONT
+from .spec import ELEMENTS
 from .findings import attempt, bleed_gaps, filed, text_findings
 
 BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out
 
 
 def layout_fonts(game: Game, layouts) -> set[str]:
-    """The fonts the named layouts name outright, with the default one and the icons': most of what
+    """The fonts the named layouts name outright, with the elements' default ones and the icons': most of what
     drawing with them will use, known before anything is laid out."""
-    names = {DEFAULTS["font"]} | {icon.font for icon in game.icons.values() if icon.font}
+    names = {field.default for kind in ELEMENTS.values() for field in kind.fields if field.role is FONT}
+    names |= {icon.font for icon in game.icons.values() if icon.font}
     for name in filter(None, layouts):
         try:
             layout = read_layout(find_layout(game, name))

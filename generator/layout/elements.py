@@ -1,4 +1,4 @@
-"""What each kind of layout element draws: one function per kind, listed in ELEMENTS by the kind's name.
+"""What each kind of layout element draws: one function per kind, named as the kind (spec.py declares the kinds).
 
 Each function takes the element's values (evaluated and coerced), the element (for the places of its values),
 the Canvas it is drawn on and a list of findings, and returns display items. A value it cannot draw raises
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Mapping, NamedTuple
+from typing import TYPE_CHECKING, Mapping, NamedTuple
 
 from ..core import fonts
 from ..core.bundle import layouts_dir
@@ -23,7 +23,9 @@ from ..core.units import PT_PER_MM, parse_length
 from ..core.files import confined
 from ..reading.resources import image_problem
 from . import symbols, typeset
-from .files import Element
+
+if TYPE_CHECKING:  # files.py reads layouts against the spec, which names the functions here
+    from .files import Element
 
 MAX_GRID_CELLS = 10_000
 
@@ -247,6 +249,3 @@ def unit(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -
                         (values["x"], values["y"], values["w"], values["h"]), values.get("fill", symbols.STANDARD),
                         values.get("stroke") or "#000000", places)
 
-
-ELEMENTS = {"box": box, "line": line, "circle": circle, "polygon": polygon, "image": image, "text": text,
-            "paragraph": paragraph, "grid": grid, "ellipse": ellipse, "unit": unit}

@@ -1,5 +1,5 @@
 """A layout evaluated for one card or board: its templates run in the sandbox (`let:`, `when:`, `repeat:` and
-every templated value), the values coerced to their kinds, and each element drawn by elements.ELEMENTS."""
+every templated value), each value read by its field's role, and each element drawn by its kind (spec.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from ..core.display import Face, Turned
 from ..core.errors import Finding, Location, MusterError
 from ..core.model import Game
 from ..core import sandbox
-from .coercion import coerce
-from .elements import ELEMENTS, Canvas
-from .files import DEFAULTS, FIELDS, NAME, Element, Layout, Value
+from .elements import Canvas
+from .files import Element, Layout, Value
+from .roles import NAME
+from .spec import AS, ELEMENTS, MAX_REPEAT, ROTATE, Field
 
-MAX_REPEAT = 2000
 RECORD, UNIT = "\x1e", "\x1f"  # separators of the values a layout's one template writes
 
 
@@ -28,7 +28,8 @@ class Evaluator:
         self.colours = game.colours
         self.canvas = Canvas(size, bleed, game.root, dict(game.icons), game.embed)
         self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
-        self.fields = [[k for k in FIELDS[e.kind] if k in e.fields or k in DEFAULTS] for e in layout.elements]
+        self.fields = [[f for f in ELEMENTS[e.kind].fields if f.name in e.fields or f.name in ELEMENTS[e.kind].defaults]
+                       for e in layout.elements]  # per element, the fields it has a value for, given or by default
         self.repeated: dict[int, Any] = {}  # per element with `repeat:`, a template of its values, run per item
         self.program, self.templated, self.per_card = self._program()
         self.output: tuple[str, dict[int, list[str]] | None] | None = None  # the program's output, if not per card
@@ -50,15 +51,17 @@ class Evaluator:
         """
         parts, templated = [], {}
         for number, element in enumerate(self.layout.elements):
-            keys = [k for k in self.fields[number] if k in element.fields and sandbox.is_template(element.fields[k].raw)]
+            keys = [f for f in self.fields[number]
+                    if f.name in element.fields and sandbox.is_template(element.fields[f.name].raw)]
             templated[number] = keys
             if "repeat" in element.fields:
                 try:
-                    self.repeated[number] = sandbox.compile_template(UNIT.join(str(element.fields[k].raw) for k in keys))
+                    self.repeated[number] = sandbox.compile_template(
+                        UNIT.join(str(element.fields[f.name].raw) for f in keys))
                 except (sandbox.TemplateError, RecursionError):  # the per-value path says which value, and where
                     pass
                 continue
-            body = RECORD + str(number) + "".join(UNIT + str(element.fields[k].raw) for k in keys)
+            body = RECORD + str(number) + "".join(UNIT + str(element.fields[f.name].raw) for f in keys)
             when = element.fields.get("when")
             if when is None or when.raw is True:
                 parts.append(body)
@@ -141,11 +144,11 @@ class Evaluator:
         """An element's values: those without templates as coerced once, the others from the texts given."""
         static = self.static.get(number)
         if static is None:
-            static = self.static[number] = {k: self._value(number, k, element, {})
-                                            for k in self.fields[number] if k not in self.templated[number]}
+            static = self.static[number] = {f.name: self._value(number, f, element, {})
+                                            for f in self.fields[number] if f not in self.templated[number]}
         values = dict(static)
-        for key, text in zip(self.templated[number], texts):
-            values[key] = coerce(FIELDS[element.kind][key], text, self.colours)
+        for field, text in zip(self.templated[number], texts):
+            values[field.name] = field.read(text, self.colours)
         return values
 
     def _item_values(self, number: int, element: Element, scope: dict) -> dict:
@@ -161,29 +164,28 @@ class Evaluator:
                 raise
             except Exception:  # any failure is found again below, with its file and line
                 pass
-        return {k: self._value(number, k, element, scope) for k in self.fields[number]}
+        return {f.name: self._value(number, f, element, scope) for f in self.fields[number]}
 
     def _draw(self, element: Element, values: dict, context: dict, found: list[Finding]) -> list:
         """The element's items, turned about the centre of its box when it has `rotate:`."""
-        drawn = ELEMENTS[element.kind](values, element, self.canvas, found)
+        drawn = ELEMENTS[element.kind].draw(values, element, self.canvas, found)
         if "rotate" not in element.fields or not drawn:
             return drawn
         raw = element.fields["rotate"].raw
-        angle = float(sandbox.render(raw, context) if sandbox.is_template(raw) else raw)
-        if angle % 90:
-            raise ValueError(f"rotate: expected 0, 90, 180 or 270 degrees, got {raw!r}")
-        if angle % 360 == 0:
+        angle = ROTATE.read(sandbox.render(raw, context) if sandbox.is_template(raw) else raw, self.colours)
+        if not angle:
             return drawn
         cx, cy = values["x"] + values["w"] / 2, values["y"] + values["h"] / 2
-        return [Turned(cx, cy, angle % 360, tuple(drawn))]
+        return [Turned(cx, cy, angle, tuple(drawn))]
 
-    def _value(self, number: int, key: str, element: Element, context: dict):
+    def _value(self, number: int, field: Field, element: Element, context: dict):
         """One value, by its own template when it has one; the place of the value at fault when it fails."""
+        key = field.name
         fixed = self.fixed.get((number, key), self)
         if fixed is not self:
             return fixed
         value = element.fields.get(key)
-        raw = value.raw if value else DEFAULTS.get(key)
+        raw = value.raw if value else ELEMENTS[element.kind].defaults.get(key)
         where = value.where if value else element.where
         templated = sandbox.is_template(raw)
         if templated:
@@ -192,7 +194,7 @@ class Evaluator:
             except Exception as exc:  # any template failure is the layout author's to fix
                 raise _failure(exc, where, f"{key}: ") from None
         try:
-            result = coerce(FIELDS[element.kind][key], raw, self.colours)
+            result = field.read(raw, self.colours)
         except (ValueError, TypeError) as exc:
             raise _failure(exc, where, code="bad-value") from None
         if not templated:
@@ -226,8 +228,8 @@ def _scopes(element: Element, context: dict):
         raise _failure(exc, repeat.where, "repeat: ") from None
     if items is None or len(items) > MAX_REPEAT:
         raise MusterError(f"repeat: expected a list of at most {MAX_REPEAT} items", repeat.where, code="bad-value")
-    name = str(element.fields["as"].raw) if "as" in element.fields else "item"
-    if not NAME.fullmatch(name) or name in context:
+    name = str(element.fields["as"].raw) if "as" in element.fields else AS.default
+    if not NAME.fits(name) or name in context:
         raise MusterError(f"as: '{name}' must be a new lower-case name", element.fields.get("as", repeat).where,
                           code="bad-name")
     for index, item in enumerate(items):

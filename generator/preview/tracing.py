@@ -12,10 +12,12 @@ from typing import NamedTuple
 from ..core import fonts
 from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.errors import Location
+from ..core.registry import Registry
 from ..core.units import PT_PER_MM
 from ..layout.evaluation import Evaluator
 
 Bounds = tuple[float, float, float, float]  # left, top, right, bottom
+BOUNDS: Registry = Registry("bounds of")  # per kind of display item, the function giving one item's box (or None)
 
 
 class Outline(NamedTuple):
@@ -49,33 +51,45 @@ class TracingEvaluator(Evaluator):
 
 
 def bounds(items) -> Bounds | None:
-    """The box around display items, None for none; text by its advance and its font size."""
-    boxes = [b for b in map(_item_bounds, items) if b is not None]
+    """The box around display items, each by the function for its kind (BOUNDS); None for none."""
+    boxes = [b for b in (BOUNDS[type(item)](item) for item in items) if b is not None]
     if not boxes:
         return None
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def _item_bounds(item) -> Bounds | None:
-    kind = type(item)
-    if kind is Rect or kind is Picture:
-        return item.x, item.y, item.x + item.w, item.y + item.h
-    if kind is Line:
-        return min(item.x1, item.x2), min(item.y1, item.y2), max(item.x1, item.x2), max(item.y1, item.y2)
-    if kind is Ellipse:
-        return item.cx - item.rx, item.cy - item.ry, item.cx + item.rx, item.cy + item.ry
-    if kind is Polygon or kind is Polyline:
-        xs, ys = [p[0] for p in item.points], [p[1] for p in item.points]
-        return min(xs), min(ys), max(xs), max(ys)
-    if kind is Run:
-        size = item.size / PT_PER_MM
-        width = fonts.unit_width(item.text, item.font) * size if fonts.known(item.font) else 0.5 * size * len(item.text)
-        return item.x, item.y - 0.8 * size, item.x + width, item.y + 0.25 * size
-    if kind is Turned:
-        return _turned(item)
-    return None
+@BOUNDS.register(Rect)
+@BOUNDS.register(Picture)
+def _box(item: Rect | Picture) -> Bounds:
+    return item.x, item.y, item.x + item.w, item.y + item.h
 
 
+@BOUNDS.register(Line)
+def _line(item: Line) -> Bounds:
+    return min(item.x1, item.x2), min(item.y1, item.y2), max(item.x1, item.x2), max(item.y1, item.y2)
+
+
+@BOUNDS.register(Ellipse)
+def _ellipse(item: Ellipse) -> Bounds:
+    return item.cx - item.rx, item.cy - item.ry, item.cx + item.rx, item.cy + item.ry
+
+
+@BOUNDS.register(Polygon)
+@BOUNDS.register(Polyline)
+def _points(item: Polygon | Polyline) -> Bounds:
+    xs, ys = [p[0] for p in item.points], [p[1] for p in item.points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@BOUNDS.register(Run)
+def _run(item: Run) -> Bounds:
+    """Text by its advance and its font size."""
+    size = item.size / PT_PER_MM
+    width = fonts.unit_width(item.text, item.font) * size if fonts.known(item.font) else 0.5 * size * len(item.text)
+    return item.x, item.y - 0.8 * size, item.x + width, item.y + 0.25 * size
+
+
+@BOUNDS.register(Turned)
 def _turned(item: Turned) -> Bounds | None:
     """The box around turned items: their own box's corners turned about the centre."""
     inner = bounds(item.items)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from itertools import groupby
 from pathlib import Path
 from typing import BinaryIO, Iterable, Mapping
 
@@ -14,6 +15,7 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, svg
 from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
+from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
 from .inks import Inks, hex_of
@@ -21,6 +23,10 @@ from .vectors import Forms
 
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
+# The Painter's method for each kind of display item, given a run of consecutive items of that kind.
+PAINTERS: Registry = Registry("painter of")
+# What leaves the stroke colour, width and dash as lines set them: a text object changes only the fill colour.
+KEEPS_LINES = (Line, Run)
 
 # Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
 rl_config.useA85 = 0
@@ -43,6 +49,7 @@ class Painter:
         self.colours: dict[str, tuple[float, ...]] = {}
         self.paths: dict[tuple, str] = {}
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
+        self.line: tuple | None = None  # the stroke colour, width and dash of the lines being drawn, while they are
 
     def colour(self, colour: str) -> tuple[float, ...]:
         """The red, green, blue, or cyan, magenta, yellow, black that `colour` is drawn in (0 to 1 each)."""
@@ -71,72 +78,94 @@ class Painter:
         (self.canvas.setStrokeColorRGB if len(values) == 3 else self.canvas.setStrokeColorCMYK)(*values)
 
     def paint(self, items: Iterable, height: float) -> None:
+        """Draws `items`, each run of consecutive items of one kind by the painter of that kind (PAINTERS)."""
+        for kind, run in groupby(items, type):
+            if self.line is not None and kind not in KEEPS_LINES:
+                self._end_lines()
+            PAINTERS[kind](self, run, height)
+        if self.line is not None:
+            self._end_lines()
+
+    def _end_lines(self) -> None:
+        """Lines are over, for now: the next one sets its stroke again, and no dash outlives them."""
+        if self.line[2]:
+            self.canvas.setDash([])
+        self.line = None
+
+    @PAINTERS.register(Run)
+    def _runs(self, runs: Iterable[Run], height: float) -> None:
+        self.canvas.addLiteral(self._text(runs, height))  # consecutive runs share one text object
+
+    @PAINTERS.register(Line)
+    def _lines(self, lines: Iterable[Line], height: float) -> None:
         c = self.canvas
-        runs: list[Run] = []  # consecutive runs share one text object
-        line = None  # the stroke colour, width and dash that consecutive lines share
-        for item in items:
-            if type(item) is Run:
-                runs.append(item)
+        for item in lines:
+            if (item.stroke, item.width, item.dash) != self.line:  # consecutive lines share their stroke
+                self.line = (item.stroke, item.width, item.dash)
+                self._stroke(item.stroke)
+                c.setLineWidth(item.width * PT_PER_MM)
+                c.setDash([d * PT_PER_MM for d in item.dash] if item.dash else [])
+            c.line(item.x1 * PT_PER_MM, (height - item.y1) * PT_PER_MM,
+                   item.x2 * PT_PER_MM, (height - item.y2) * PT_PER_MM)
+
+    @PAINTERS.register(Turned)
+    def _turned(self, turned: Iterable[Turned], height: float) -> None:
+        c = self.canvas
+        for item in turned:
+            c.saveState()
+            c.translate(item.cx * PT_PER_MM, (height - item.cy) * PT_PER_MM)
+            c.rotate(-item.angle)  # clockwise on the card; PDF turns counter-clockwise
+            c.translate(-item.cx * PT_PER_MM, -(height - item.cy) * PT_PER_MM)
+            self.paint(item.items, height)
+            c.restoreState()
+
+    @PAINTERS.register(Rect)
+    def _rects(self, rects: Iterable[Rect], height: float) -> None:
+        for item in rects:
+            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+            if fill or stroke:
+                x, y = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM
+                w, h = item.w * PT_PER_MM, item.h * PT_PER_MM
+                radius = item.radius * PT_PER_MM
+                shape = ("roundRect", x, y, w, h, radius) if item.radius > 0 else ("rect", x, y, w, h)
+                self.canvas.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
+
+    @PAINTERS.register(Ellipse)
+    def _ellipses(self, ellipses: Iterable[Ellipse], height: float) -> None:
+        for item in ellipses:
+            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+            if fill or stroke:
+                shape = ("ellipse", (item.cx - item.rx) * PT_PER_MM, (height - item.cy - item.ry) * PT_PER_MM,
+                         2 * item.rx * PT_PER_MM, 2 * item.ry * PT_PER_MM)
+                self.canvas.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
+
+    @PAINTERS.register(Polygon)
+    def _polygons(self, polygons: Iterable[Polygon], height: float) -> None:
+        for item in polygons:
+            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+            if fill or stroke:
+                path = self._trace(item.points, height)
+                path.close()
+                self.canvas.drawPath(path, stroke=stroke, fill=fill)
+
+    @PAINTERS.register(Polyline)
+    def _polylines(self, polylines: Iterable[Polyline], height: float) -> None:
+        for item in polylines:
+            self._paints(None, item.stroke, item.width)
+            self.canvas.drawPath(self._trace(item.points, height), stroke=1, fill=0)
+
+    @PAINTERS.register(Picture)
+    def _pictures(self, pictures: Iterable[Picture], height: float) -> None:
+        for item in pictures:
+            x, y = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM
+            w, h = item.w * PT_PER_MM, item.h * PT_PER_MM
+            if svg.is_svg(item.path):
+                self.vectors.draw(item.path, x, y, w, h)
                 continue
-            if runs:
-                c.addLiteral(self._text(runs, height))
-                runs = []
-            if type(item) is Line:
-                if (item.stroke, item.width, item.dash) != line:
-                    line = (item.stroke, item.width, item.dash)
-                    self._stroke(item.stroke)
-                    c.setLineWidth(item.width * PT_PER_MM)
-                    c.setDash([d * PT_PER_MM for d in item.dash] if item.dash else [])
-                c.line(item.x1 * PT_PER_MM, (height - item.y1) * PT_PER_MM,
-                       item.x2 * PT_PER_MM, (height - item.y2) * PT_PER_MM)
-                continue
-            if line is not None:
-                if line[2]:
-                    c.setDash([])
-                line = None
-            if isinstance(item, Turned):
-                c.saveState()
-                c.translate(item.cx * PT_PER_MM, (height - item.cy) * PT_PER_MM)
-                c.rotate(-item.angle)  # clockwise on the card; PDF turns counter-clockwise
-                c.translate(-item.cx * PT_PER_MM, -(height - item.cy) * PT_PER_MM)
-                self.paint(item.items, height)
-                c.restoreState()
-            elif isinstance(item, Rect):
-                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
-                if fill or stroke:
-                    x, y = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM
-                    w, h = item.w * PT_PER_MM, item.h * PT_PER_MM
-                    radius = item.radius * PT_PER_MM
-                    shape = ("roundRect", x, y, w, h, radius) if item.radius > 0 else ("rect", x, y, w, h)
-                    c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
-            elif isinstance(item, Ellipse):
-                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
-                if fill or stroke:
-                    shape = ("ellipse", (item.cx - item.rx) * PT_PER_MM, (height - item.cy - item.ry) * PT_PER_MM,
-                             2 * item.rx * PT_PER_MM, 2 * item.ry * PT_PER_MM)
-                    c.addLiteral(f"{self._path(shape)} {PAINT[stroke, fill]}")
-            elif isinstance(item, Polygon):
-                fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
-                if fill or stroke:
-                    path = self._trace(item.points, height)
-                    path.close()
-                    c.drawPath(path, stroke=stroke, fill=fill)
-            elif isinstance(item, Polyline):
-                self._paints(None, item.stroke, item.width)
-                c.drawPath(self._trace(item.points, height), stroke=1, fill=0)
-            elif isinstance(item, Picture) and svg.is_svg(item.path):
-                self.vectors.draw(item.path, item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM,
-                                  item.w * PT_PER_MM, item.h * PT_PER_MM)
-            elif isinstance(item, Picture):
-                reader = self.images.get(item.path)
-                if reader is None:
-                    reader = self.images[item.path] = self._image(item.path)
-                c.drawImage(reader, item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM,
-                            item.w * PT_PER_MM, item.h * PT_PER_MM, mask="auto", preserveAspectRatio=True, anchor="c")
-        if runs:
-            c.addLiteral(self._text(runs, height))
-        if line is not None and line[2]:
-            c.setDash([])
+            reader = self.images.get(item.path)
+            if reader is None:
+                reader = self.images[item.path] = self._image(item.path)
+            self.canvas.drawImage(reader, x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
 
     def _trace(self, points: tuple[tuple[float, float], ...], height: float):
         """A path through `points` (mm, y downwards), left open."""
@@ -156,7 +185,7 @@ class Painter:
             code = self.paths[shape] = path.getCode()
         return code
 
-    def _text(self, runs: list[Run], height: float) -> str:
+    def _text(self, runs: Iterable[Run], height: float) -> str:
         """One PDF text object for `runs`: each placed by its own text matrix, font and colour set on change."""
         doc = self.canvas._doc
         code = ["BT"]
