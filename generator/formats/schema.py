@@ -75,6 +75,7 @@ COMMON_DEFS = {
     "scalars": {"anyOf": [{"$ref": "#/$defs/scalar"}, {"type": "array", "items": {"$ref": "#/$defs/scalar"}}]},
     "template": {"type": "string", "pattern": TEMPLATE, "description": "A Jinja template: {{ ... }}."},
     "length": {"type": "string", "pattern": LENGTH, "description": "A length with a unit: 63mm, 6.3cm, 2.5in, 1/8in, 9pt."},
+    "dash": {"type": ["string", "number"], "description": "A dash pattern, mm on and off: \"2 1\"; none when empty."},
     "colour": {"type": "string", "pattern": _pattern(COLOUR),
                "description": "A colour: \"#rrggbb\" or \"cmyk(c, m, y, k)\" (percent)."},
     "size": {"anyOf": [{"enum": list(CARD_SIZES)}, {"type": "string", "pattern": SIZE}],
@@ -113,6 +114,7 @@ KIND_SCHEMAS = {
     "choice": lambda key: {"enum": list(key.choices)},
     "font": lambda key: _font(),
     "length": lambda key: _ref("length"),
+    "dash": lambda key: _ref("dash"),
     "size": lambda key: _ref("size"),
     "paper": lambda key: {"anyOf": [{"enum": list(PAPER_NAMES)}, {"type": "string", "pattern": SIZE}]},
     "colour": lambda key: _ref("colour"),
@@ -283,6 +285,7 @@ def layout_schema() -> dict:
         "shape": {"anyOf": [{"enum": list(BOARD_SHAPES)}, _ref("template")]},
         "count": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_GRID_LINES}, _ref("template")]},
         "text": {"type": ["string", "number"]},
+        "dash": {"anyOf": [COMMON_DEFS["dash"], _ref("template")]},
         **{role: {"anyOf": [{"enum": list(CHOICES[role])}, _ref("template")]}
            for role in ("orientation", "offset", "numbering")},
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..core import fonts
-from ..core.units import parse_length
+from ..core.units import parse_dash, parse_length
 from ..reading.kinds import COLOUR
 from .files import CHOICES, MAX_COUNT
 
@@ -17,6 +17,8 @@ def coerce(kind: str, raw, colours: dict[str, str]):
     """`raw` as a value of `kind`; ValueError (or TypeError) says what was expected. `colours`: the game's."""
     if kind == "length":
         return parse_length(raw, bare_unit="mm")
+    if kind == "dash":
+        return parse_dash(raw)
     if kind == "number":
         number = float(raw)
         if not (math.isfinite(number) and abs(number) <= MAX_NUMBER):

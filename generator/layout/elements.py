@@ -63,9 +63,8 @@ def _reach(values: dict, canvas: Canvas) -> tuple[float, float, float, float]:
 
 
 def line(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    dash = tuple(float(d) for d in values.get("dash", "").split()) if values.get("dash") else ()
     return [Line(values["x1"], values["y1"], values["x2"], values["y2"], values.get("stroke") or "#000000",
-                 values["width"], dash)]
+                 values["width"], values["dash"])]
 
 
 def circle(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:

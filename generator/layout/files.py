@@ -25,7 +25,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "box": {"x": "length", "y": "length", "w": "length", "h": "length", "fill": "colour", "stroke": "colour",
             "stroke_width": "length", "radius": "length", "bleed": "bool"},
     "line": {"x1": "length", "y1": "length", "x2": "length", "y2": "length", "stroke": "colour",
-             "width": "length", "dash": "text"},
+             "width": "length", "dash": "dash"},
     "circle": {"cx": "length", "cy": "length", "r": "length", "fill": "colour", "stroke": "colour",
                "stroke_width": "length"},
     "polygon": {"points": "text", "fill": "colour", "stroke": "colour", "stroke_width": "length"},
@@ -53,7 +53,8 @@ REQUIRED = {
 }
 DEFAULTS = {"font": "text", "size": 9, "colour": "#000000", "align": "left", "valign": "top", "leading": 1.2,
             "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False, "shape": "square",
-            "labels": False, "affiliation": "friend", "orientation": "flat", "offset": "odd", "numbering": "letter"}
+            "labels": False, "dash": "", "affiliation": "friend", "orientation": "flat", "offset": "odd",
+            "numbering": "letter"}
 CHOICES = {"align": ("left", "center", "right", "justify"), "valign": ("top", "middle", "bottom"),
            "shape": ("square", "hex"), "orientation": ORIENTATIONS, "offset": OFFSETS,
            "numbering": NUMBERINGS}  # the values of the fields of these kinds

@@ -43,7 +43,8 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             extent = grid_extent(grid.shape, grid.columns, grid.rows, grid.cell, grid.orientation, grid.offset)
             size = (extent[0] + 2 * grid.margin, extent[1] + 2 * grid.margin)
         else:
-            reader.error(body.where, field, "give size, or a grid to size the board by", "missing-key")
+            if "grid" not in body:  # a grid given but wrong has been reported
+                reader.error(body.where, field, "give size, or a grid to size the board by", "missing-key")
             continue
         if not (MIN_BOARD_MM <= size[0] <= MAX_BOARD_MM and MIN_BOARD_MM <= size[1] <= MAX_BOARD_MM):
             reader.error(at(body, "size"), join(field, "size"),
@@ -83,10 +84,11 @@ def _grid(reader: Reader, body: Map, field: str, constants: dict) -> BoardGrid |
                          "out-of-range")
             return None
         numbers[key.name] = value
-    cell = reader.attempt(spec.where, field, GRID["cell"].read, spec.get("cell"))
+    cell = reader.attempt(at(spec, "cell"), join(field, "cell"), GRID["cell"].read, spec.get("cell"))
     if cell is None:
         return None
-    margin = reader.attempt(spec.where, field, GRID["margin"].read, spec.get("margin", GRID["margin"].default))
+    margin = reader.attempt(at(spec, "margin"), join(field, "margin"), GRID["margin"].read,
+                            spec.get("margin", GRID["margin"].default))
     if margin is None:
         return None
     shape = spec.get("shape", GRID["shape"].default)

@@ -13,7 +13,7 @@ from ..core.model import Game, Icon, Rulebook, frozen
 from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
-from .kinds import COLOUR, EXAMPLES, HEX_COLOUR, NAME, describe
+from .kinds import COLOUR, EXAMPLES, HEX_COLOUR, NAME, NUMBER, describe
 from .reader import Reader, at, join
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
@@ -96,6 +96,8 @@ def _constants(reader: Reader, data: Map) -> dict:
                          "bad-name")
         elif isinstance(value, (Map, Seq)):
             reader.error(constants.value_where[key], join("constants", key), "expected a number or text", "wrong-type")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            reader.attempt(constants.value_where[key], join("constants", key), NUMBER.read, value)
     return dict(constants)
 
 
