@@ -218,3 +218,36 @@ def test_the_drawing_side_vets_the_file_it_reads(tmp_path):
     with pytest.raises(MusterError) as caught:
         Painter(Canvas(io.BytesIO())).paint([Picture(bad, 0, 0, 10, 10)], 20)
     assert caught.value.where.path == bad and "outside itself" in caught.value.message
+
+
+@pytest.mark.parametrize("body", [
+    '<path d="M0 0 L nan 5 L 5 5 Z"/>',  # svglib skips a word it cannot read: the path drawn short
+    '<polygon points="0 0 inf 5 5 5"/>',
+    '<path d="M0 0 L 1e308 5 L 5 5 Z"/>',
+    '<rect x="nan" width="5" height="5"/>',
+    '<g transform="translate(1e9 0)"><rect width="5" height="5"/></g>',
+    '<rect width="5" height="5" stroke="#000" stroke-dasharray="inf 1"/>',
+    '<rect width="5" height="5" style="stroke:#000;stroke-width:1e400"/>',
+])
+def test_svg_numbers_that_cannot_be_drawn_are_refused(tmp_path, body):
+    path = tmp_path / "x.svg"
+    path.write_text(OPEN + body + "</svg>")
+    with pytest.raises(MusterError) as caught:
+        svg.load(path)
+    assert caught.value.code == "svg-number" and caught.value.where.path == path
+
+
+@pytest.mark.parametrize("opening", ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e-300 1e-300">',
+                                     '<svg xmlns="http://www.w3.org/2000/svg" width="inf" height="10">'])
+def test_an_svg_sized_beyond_drawing_is_refused(tmp_path, opening):
+    path = tmp_path / "x.svg"
+    path.write_text(opening + '<rect width="5" height="5"/></svg>')
+    with pytest.raises(MusterError) as caught:
+        svg.load(path)
+    assert caught.value.code == "svg-number"
+
+
+def test_svg_numbers_written_every_legal_way_are_drawn(tmp_path):
+    path = tmp_path / "x.svg"
+    path.write_text(OPEN + '<path d="M0,0L5-5.5e-1l1E1 .5z" transform="scale(0.5)"/></svg>')
+    assert svg.load(path).width == 7.5

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import re
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from .inputs import SVG, read_bytes
 MAX_ELEMENTS = 20_000  # elements, counting each <use> as what it repeats: a game-icons.net icon has a handful
 MAX_DEPTH = 64  # nested elements (and <use> of <use>): deeper is not art, and svglib recurses per level
 MAX_NUMBERS = 500_000  # coordinates in path data and points: svglib takes about 2 s and 100 MB for as many
+MAX_COORDINATE = 1e6  # any number of the drawing, either way (user units): beyond it is an editor's accident
+MIN_SIDE = 0.01  # the drawing's width and height, in points: art is scaled to its box by dividing by them
 
 # Elements svglib draws; title, desc and metadata are not drawn by anyone. Elements of other namespaces (an
 # editor's own, RDF licence data) are ignored by every renderer and so here too.
@@ -44,6 +47,8 @@ UNDRAWN = {"text": "convert the text to paths", "tspan": "convert the text to pa
 PROPERTIES = {"filter", "mask", "marker-start", "marker-mid", "marker-end", "opacity", "fill-opacity",
               "stroke-opacity"}
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+# What path data and points are written with; svglib skips anything else without a word, drawing the path short.
+_WRITTEN = {"d": re.compile(r"[\sMmZzLlHhVvCcSsQqTtAa0-9eE.,+-]*"), "points": re.compile(r"[\s0-9eE.,+-]*")}
 _URL = re.compile(r"url\(\s*['\"]?([^'\")\s]*)", re.IGNORECASE)
 _DECLARATION = re.compile(r"([a-zA-Z-]+)\s*:\s*([^;}]*)")
 XINCLUDE = "http://www.w3.org/2001/XInclude"
@@ -127,7 +132,13 @@ def _check(root, where: Location) -> None:
             _urls(node.text or "", where)
         if drawn:
             elements.append((name.localname, node))
-            numbers += sum(len(_NUMBER.findall(node.get(key) or "")) for key in ("d", "points"))
+            for key, written in _WRITTEN.items():
+                data = node.get(key) or ""
+                if not written.fullmatch(data):
+                    bad = next(word for word in re.split(r"[\s,]+", data) if not written.fullmatch(word))
+                    raise MusterError(f"<{name.localname} {key}=...> holds {_shown(bad)}, which is not a number: "
+                                      "every number must be finite", where, code="svg-number")
+                numbers += len(_NUMBER.findall(data))
     if numbers > MAX_NUMBERS:
         raise MusterError(f"{numbers:,} numbers in its paths is over the limit of {MAX_NUMBERS:,}", where,
                           code="too-large")
@@ -230,7 +241,29 @@ def _convert(data: bytes, where: Location):
                           code="svg-undrawable")
     if drawing is None or drawing.width <= 0 or drawing.height <= 0:
         raise MusterError("has no size: give it a viewBox, or a width and a height", where, code="bad-image")
+    _finite(drawing, where)
+    if not (drawing.width >= MIN_SIDE and drawing.height >= MIN_SIDE):
+        raise MusterError(f"is {drawing.width:g} x {drawing.height:g} points, under the least of {MIN_SIDE:g}: give "
+                          "it a larger viewBox, or a width and a height", where, code="svg-number")
     return drawing
+
+
+def _finite(node, where: Location) -> None:
+    """Refuse the drawing svglib made when any number in it (a size, a coordinate, a transform, a stroke's width or
+    dashes) is nan, infinite or beyond MAX_COORDINATE: SVG's numbers are read by float(), which takes 'nan', 'inf'
+    and 1e308, and reportlab would write them into the PDF or fail dividing by them. The drawing is checked, not
+    the text, so that every attribute, style and transform svglib reads is covered whatever its syntax."""
+    pending = [node]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif isinstance(value, float) or isinstance(value, int) and not isinstance(value, bool):
+            if not (math.isfinite(value) and abs(value) <= MAX_COORDINATE):
+                raise MusterError(f"holds the number {value:g}, which cannot be drawn: every number must be finite and "
+                                  f"within ±{MAX_COORDINATE:,.0f}", where, code="svg-number")
+        elif hasattr(value, "__dict__") and not isinstance(value, type):
+            pending.extend(item for name, item in vars(value).items() if not name.startswith("_"))
 
 
 def _refused(what: str, where: Location) -> MusterError:
