@@ -228,3 +228,24 @@ def test_text_beyond_one_font_subset_is_encoded_right(tmp_path):
     assert page_text(pdf, 0).replace("\r", "").split("\n") == [line.replace("\u00a0", " ") for line in lines]
     fonts = PdfReader(pdf).pages[0]["/Resources"]["/Font"]
     assert len(fonts) >= 2  # the text needed a second subset of the font
+
+
+@pytest.mark.parametrize("item", [
+    ("Line", (1.0, 1.0, math.nan, 2.0)),
+    ("Line", (1.0, 1.0, 2.0, 2.0, "#000000", 0.25, (math.inf, 1.0))),
+    ("Turned", (5.0, 5.0, 90.0, ())),  # filled in below: a rectangle 1e300 mm wide, turned
+])
+@pytest.mark.usefixtures("font_book")
+def test_the_renderer_refuses_a_number_pdf_cannot_carry(tmp_path, item):
+    """An invariant, not an input check: inputs are checked where they are read, so none reaches here."""
+    from generator.core import display
+    from generator.imposition.sheets import Sheet, Slot
+    from generator.rendering.render import SheetWriter
+
+    kind, values = item
+    if kind == "Turned":
+        values = values[:3] + ((display.Rect(0.0, 0.0, 1e300, 1.0, "#000000"),),)
+    writer = SheetWriter(tmp_path / "x.pdf", "guard")
+    face = display.Face(63, 88, (getattr(display, kind)(*values),))
+    with pytest.raises(ValueError, match="PDF cannot carry"):
+        writer.sheet(Sheet("front", (210, 297), ((Slot(0, 0, 63, 88, 0, 0, 0, 0), 0),)), [face])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 from typing import BinaryIO, Iterable, Mapping
 
@@ -21,6 +22,7 @@ from .vectors import Forms
 
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
+MAX_MM = 1e6  # any number of a display list: the input checks keep lengths far inside it
 
 # Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
 rl_config.useA85 = 0
@@ -70,7 +72,11 @@ class Painter:
         values = self.colour(colour)
         (self.canvas.setStrokeColorRGB if len(values) == 3 else self.canvas.setStrokeColorCMYK)(*values)
 
-    def paint(self, items: Iterable, height: float) -> None:
+    def paint(self, items: tuple, height: float) -> None:
+        _drawable(items)
+        self._paint(items, height)
+
+    def _paint(self, items: Iterable, height: float) -> None:
         c = self.canvas
         runs: list[Run] = []  # consecutive runs share one text object
         line = None  # the stroke colour, width and dash that consecutive lines share
@@ -99,7 +105,7 @@ class Painter:
                 c.translate(item.cx * PT_PER_MM, (height - item.cy) * PT_PER_MM)
                 c.rotate(-item.angle)  # clockwise on the card; PDF turns counter-clockwise
                 c.translate(-item.cx * PT_PER_MM, -(height - item.cy) * PT_PER_MM)
-                self.paint(item.items, height)
+                self._paint(item.items, height)
                 c.restoreState()
             elif isinstance(item, Rect):
                 fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
@@ -217,6 +223,20 @@ class Painter:
             self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
+
+
+def _drawable(items: tuple) -> None:
+    """Refuse, as a fault of Muster's, a display list holding a number PDF cannot carry (nan, inf, or one beyond
+    MAX_MM): every input's numbers are checked where they are read, with their file and line, so none may get here,
+    and reportlab would write 'nan' into the page or fail deep inside."""
+    pending = list(items)
+    while pending:
+        value = pending.pop()
+        if type(value) is float:
+            if not -MAX_MM <= value <= MAX_MM:  # nan fails both
+                raise ValueError(f"a display list holds the number {value}, which PDF cannot carry")
+        elif isinstance(value, tuple):
+            pending.extend(value)
 
 
 class SheetWriter:
