@@ -287,7 +287,7 @@ def layout_schema() -> dict:
         "text": {"type": ["string", "number"]},
         "dash": {"anyOf": [COMMON_DEFS["dash"], _ref("template")]},
         **{role: {"anyOf": [{"enum": list(CHOICES[role])}, _ref("template")]}
-           for role in ("orientation", "offset", "numbering")},
+           for role in ("orientation", "offset", "numbering", "fit")},
     }
     common_types = {
         "choice": {"enum": list(FIELDS)},

@@ -88,8 +88,8 @@ def polygon(values: dict, element: Element, canvas: Canvas, found: list[Finding]
 
 
 def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    """A PNG, JPEG, GIF or SVG from the game's folder, else from the bundled layouts, fitted to its box (with
-    `bleed: true`, the box reaches over the bleed as a box's does)."""
+    """A PNG, JPEG, GIF or SVG from the game's folder, else from the bundled layouts, fitted to its box as `fit`
+    says (with `bleed: true`, the box reaches over the bleed as a box's does)."""
     src, where = values["src"], element.fields["src"].where
     try:
         path = confined(canvas.root, src)
@@ -102,7 +102,7 @@ def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) 
     problem = image_problem(path)
     if problem:
         raise MusterError(f"src: '{src}': {problem.message}", where, code=problem.code)
-    return [Picture(path, *_reach(values, canvas))]
+    return [Picture(path, *_reach(values, canvas), values["fit"])]
 
 
 def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:

@@ -11,6 +11,7 @@ from ..core.bundle import layouts_dir
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.model import Game
 from ..core.files import confined
+from ..core.display import FITS
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.inputs import per_version
 from ..reading.sourcemap import Map, Seq, load_yaml
@@ -36,7 +37,8 @@ FIELDS: dict[str, dict[str, str]] = {
     "paragraph": {"x": "length", "y": "length", "w": "length", "h": "length", "text": "text", "font": "font",
                   "size": "number", "min_size": "number", "leading": "number", "colour": "colour",
                   "align": "align", "valign": "valign"},
-    "image": {"x": "length", "y": "length", "w": "length", "h": "length", "src": "text", "bleed": "bool"},
+    "image": {"x": "length", "y": "length", "w": "length", "h": "length", "src": "text", "bleed": "bool",
+              "fit": "fit"},
     "grid": {"x": "length", "y": "length", "columns": "count", "rows": "count", "cell": "length", "shape": "shape",
              "stroke": "colour", "width": "length", "fill": "colour", "labels": "bool", "font": "font",
              "size": "number", "colour": "colour", "orientation": "orientation", "offset": "offset",
@@ -54,10 +56,10 @@ REQUIRED = {
 DEFAULTS = {"font": "text", "size": 9, "colour": "#000000", "align": "left", "valign": "top", "leading": 1.2,
             "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False, "shape": "square",
             "labels": False, "dash": "", "affiliation": "friend", "orientation": "flat", "offset": "odd",
-            "numbering": "letter"}
+            "numbering": "letter", "fit": "contain"}
 CHOICES = {"align": ("left", "center", "right", "justify"), "valign": ("top", "middle", "bottom"),
            "shape": ("square", "hex"), "orientation": ORIENTATIONS, "offset": OFFSETS,
-           "numbering": NUMBERINGS}  # the values of the fields of these kinds
+           "numbering": NUMBERINGS, "fit": FITS}  # the values of the fields of these kinds
 MAX_COUNT = 200  # the most a `count` field (a grid's columns or rows) may hold
 NAME = re.compile(r"[a-z_][a-z0-9_]*")  # a name templates see: `let:` names and `as:`
 

@@ -18,7 +18,7 @@ from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
 from .inks import Inks, hex_of
-from .vectors import Forms
+from .vectors import Forms, scales
 
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
@@ -130,19 +130,37 @@ class Painter:
             elif isinstance(item, Polyline):
                 self._paints(None, item.stroke, item.width)
                 c.drawPath(self._trace(item.points, height), stroke=1, fill=0)
-            elif isinstance(item, Picture) and svg.is_svg(item.path):
-                self.vectors.draw(item.path, item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM,
-                                  item.w * PT_PER_MM, item.h * PT_PER_MM)
             elif isinstance(item, Picture):
-                reader = self.images.get(item.path)
-                if reader is None:
-                    reader = self.images[item.path] = self._image(item.path)
-                c.drawImage(reader, item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM,
-                            item.w * PT_PER_MM, item.h * PT_PER_MM, mask="auto", preserveAspectRatio=True, anchor="c")
+                self._picture(item, height)
         if runs:
             c.addLiteral(self._text(runs, height))
         if line is not None and line[2]:
             c.setDash([])
+
+    def _picture(self, item: Picture, height: float) -> None:
+        """An image or SVG fitted to its box as item.fit says; cut to the box when it covers it."""
+        c = self.canvas
+        x, y, w, h = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM, item.w * PT_PER_MM, item.h * PT_PER_MM
+        if item.fit == "cover":
+            c.saveState()
+            box = c.beginPath()
+            box.rect(x, y, w, h)
+            c.clipPath(box, stroke=0, fill=0)
+        if svg.is_svg(item.path):
+            self.vectors.draw(item.path, x, y, w, h, item.fit)
+        else:
+            reader = self.images.get(item.path)
+            if reader is None:
+                reader = self.images[item.path] = self._image(item.path)
+            if item.fit == "contain":  # reportlab's own placing, as every kit before fit: was drawn
+                c.drawImage(reader, x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
+            else:
+                size = reader.getSize()
+                across, up = scales(size, (w, h), item.fit)
+                c.drawImage(reader, x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2, size[0] * across,
+                            size[1] * up, mask="auto")
+        if item.fit == "cover":
+            c.restoreState()
 
     def _trace(self, points: tuple[tuple[float, float], ...], height: float):
         """A path through `points` (mm, y downwards), left open."""
