@@ -18,7 +18,7 @@ from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout.files import CHOICES, COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
-    BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
+    BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_FIRST, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
     RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
 )
 from ..core.model import Game, Trait, Vocabulary
@@ -284,6 +284,7 @@ def layout_schema() -> dict:
         "valign": {"anyOf": [{"enum": ["top", "middle", "bottom"]}, _ref("template")]},
         "shape": {"anyOf": [{"enum": list(BOARD_SHAPES)}, _ref("template")]},
         "count": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_GRID_LINES}, _ref("template")]},
+        "first": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_FIRST}, _ref("template")]},
         "text": {"type": ["string", "number"]},
         "dash": {"anyOf": [COMMON_DEFS["dash"], _ref("template")]},
         **{role: {"anyOf": [{"enum": list(CHOICES[role])}, _ref("template")]}

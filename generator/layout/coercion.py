@@ -7,7 +7,7 @@ import math
 from ..core import fonts
 from ..core.units import parse_dash, parse_length
 from ..reading.kinds import COLOUR
-from .files import CHOICES, MAX_COUNT
+from .files import CHOICES, MAX_COUNT, MAX_FIRST
 
 BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 MAX_NUMBER = 1000  # a `number` field's (sizes in points, leading): text is shrunk to fit from it in small steps
@@ -37,10 +37,11 @@ def coerce(kind: str, raw, colours: dict[str, str]):
         if raw not in choices:
             raise ValueError(f"{kind}: expected {', '.join(choices[:-1])} or {choices[-1]}, got {raw!r}")
         return raw
-    if kind == "count":
+    if kind in ("count", "first"):
+        least, most = (1, MAX_COUNT) if kind == "count" else (0, MAX_FIRST)
         number = int(str(raw).strip())
-        if not 1 <= number <= MAX_COUNT:
-            raise ValueError(f"expected a whole number from 1 to {MAX_COUNT}, got {raw!r}")
+        if not least <= number <= most:
+            raise ValueError(f"expected a whole number from {least} to {most}, got {raw!r}")
         return number
     return "" if raw is None else str(raw)
 

@@ -204,14 +204,15 @@ def _grid_labels(values: dict, hexes: HexGrid, columns: int, rows: int, cell: fl
     gap = size / PT_PER_MM
     extent_w, extent_h = (columns * cell, rows * cell) if shape == "square" else hexes.extent(columns, rows)
     labels = []
+    first_column, first_row = values["first_column"], values["first_row"]
     for column in range(columns):
         cx, _ = _centre(values, hexes, column, 0)
         for y in (top - gap * 1.4, top + extent_h + gap * 0.4):
-            labels.append(_label(column_name(column), cx, y + gap / 2, font, size, colour))
+            labels.append(_label(column_name(column + first_column - 1), cx, y + gap / 2, font, size, colour))
     for row in range(rows):
         _, cy = _centre(values, hexes, 0, row)
         for x in (left - gap * 1.2, left + extent_w + gap * 1.2):
-            labels.append(_label(str(row + 1), x, cy, font, size, colour))
+            labels.append(_label(str(row + first_row), x, cy, font, size, colour))
     return labels
 
 
@@ -226,7 +227,8 @@ def _cell_numbers(values: dict, hexes: HexGrid, columns: int, rows: int) -> list
         below = hexes.radius * 0.5 + height * 0.1
     else:
         below = values["cell"] * 0.5 - height * 0.5 - values["cell"] * 0.06
-    return [_label(cell_label(column, row, "0101", columns, rows), cx, cy - below, font, size, colour)
+    first = (values["first_column"], values["first_row"])
+    return [_label(cell_label(column, row, "0101", columns, rows, first), cx, cy - below, font, size, colour)
             for column in range(columns) for row in range(rows)
             for cx, cy in [_centre(values, hexes, column, row)]]
 

@@ -15,6 +15,7 @@ from ..core.display import FITS
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.inputs import per_version
 from ..reading.sourcemap import Map, Seq, load_yaml
+from ..reading.spec import MAX_FIRST  # a `first` field: the number of a grid's first column or row, as a board's
 
 CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page
 CALIBRATION_BACK = "calibration-back.yaml"  # and of its back: the duplex calibration's reading side
@@ -42,7 +43,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "grid": {"x": "length", "y": "length", "columns": "count", "rows": "count", "cell": "length", "shape": "shape",
              "stroke": "colour", "width": "length", "fill": "colour", "labels": "bool", "font": "font",
              "size": "number", "colour": "colour", "orientation": "orientation", "offset": "offset",
-             "numbering": "numbering"},
+             "numbering": "numbering", "first_column": "first", "first_row": "first"},
     "unit": {"x": "length", "y": "length", "w": "length", "h": "length", "affiliation": "text", "type": "text",
              "echelon": "text", "fill": "colour", "stroke": "colour"},
 }
@@ -56,7 +57,7 @@ REQUIRED = {
 DEFAULTS = {"font": "text", "size": 9, "colour": "#000000", "align": "left", "valign": "top", "leading": 1.2,
             "stroke_width": "0.25mm", "width": "0.25mm", "radius": 0, "bleed": False, "shape": "square",
             "labels": False, "dash": "", "affiliation": "friend", "orientation": "flat", "offset": "odd",
-            "numbering": "letter", "fit": "contain"}
+            "numbering": "letter", "fit": "contain", "first_column": 1, "first_row": 1}
 CHOICES = {"align": ("left", "center", "right", "justify"), "valign": ("top", "middle", "bottom"),
            "shape": ("square", "hex"), "orientation": ORIENTATIONS, "offset": OFFSETS,
            "numbering": NUMBERINGS, "fit": FITS}  # the values of the fields of these kinds

@@ -11,7 +11,7 @@ from .kinds import DECK_ID
 from .reader import Reader, at, join
 from .sourcemap import Map
 from .rules import formula
-from .spec import BOARD, BOARD_SHAPES, GAME, GRID, HEXSIDE, MAX_BOARD_MM, MIN_BOARD_MM, PLACE, TERRAIN
+from .spec import BOARD, BOARD_SHAPES, GAME, GRID, HEXSIDE, MAX_BOARD_MM, MAX_FIRST, MIN_BOARD_MM, PLACE, TERRAIN
 
 
 def board_size(value, constants: dict) -> tuple[float, float]:
@@ -101,8 +101,18 @@ def _grid(reader: Reader, body: Map, field: str, constants: dict) -> BoardGrid |
         reader.error(at(spec, "numbering"), join(field, "numbering"),
                      f"write \"0101\" in quotes: unquoted, YAML reads it as the number {numbering}", "wrong-type")
         return None
+    first = tuple(reader.value(spec, GRID[name], field) for name in ("first_column", "first_row"))
+    if first[0] + numbers["columns"] - 1 > MAX_FIRST or first[1] + numbers["rows"] - 1 > MAX_FIRST:
+        reader.error(at(spec, "first_column"), join(field, "first_column"),
+                     f"the last column and row are numbered at most {MAX_FIRST}", "out-of-range")
+        return None
+    if first[0] < 1 and spec.get("numbering", GRID["numbering"].default) == "letter":
+        reader.error(at(spec, "first_column"), join(field, "first_column"),
+                     "letter numbering starts at column 1 (A) or later", "out-of-range")
+        return None
     return BoardGrid(numbers["columns"], numbers["rows"], cell, shape, margin,
-                     *(reader.value(spec, GRID[name], field) for name in ("orientation", "offset", "numbering")))
+                     *(reader.value(spec, GRID[name], field) for name in ("orientation", "offset", "numbering")),
+                     first)
 
 
 def _placements(reader: Reader, body: Map, field: str, constants: dict, grid: BoardGrid | None) -> dict:
@@ -159,7 +169,7 @@ def _features(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> 
 
 def _cell(grid: BoardGrid, label) -> tuple[int, int] | None:
     """(column, row) of the cell `label` names by the grid's numbering; None when the grid has no such cell."""
-    index = cell_index(label, grid.numbering, grid.columns, grid.rows)
+    index = cell_index(label, grid.numbering, grid.columns, grid.rows, grid.first)
     if index is None or not (0 <= index[0] < grid.columns and 0 <= index[1] < grid.rows):
         return None
     return index

@@ -30,6 +30,7 @@ MAX_TABLE_ROWS = 500
 MIN_FACE_MM, MAX_FACE_MM = 5.0, 600.0
 MIN_BOARD_MM, MAX_BOARD_MM = 10.0, 2000.0
 MAX_GRID_LINES = 200
+MAX_FIRST = 9_999  # the first column's or row's number: a published map's 1701 is 17
 MIN_CELL_MM = 1.0  # a board's cell: smaller is not a space a piece can stand on
 MAX_LINE_MM = 50.0  # a hexside's width
 COMPONENTS = ("cards", "tokens")
@@ -236,6 +237,9 @@ GRID = Section("boards.<id>.grid", (
         "or even (the 1st, 3rd, ...).", default="odd", choices=OFFSETS),
     Key("numbering", CHOICE, "How cells are named in the data and printed: letter (C4), \"0101\" (column then row, "
         "0304), or none (named 0304, nothing printed).", default="letter", choices=NUMBERINGS),
+    Key("first_column", INTEGER, "The number of the first column (1 is A for letter numbering): 17 for a map "
+        "numbered from 1701.", default=1, minimum=0, maximum=MAX_FIRST),
+    Key("first_row", INTEGER, "The number of the first row.", default=1, minimum=0, maximum=MAX_FIRST),
 ))
 
 TERRAIN = Section("boards.<id>.terrain.<name>", (
