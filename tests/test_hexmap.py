@@ -249,3 +249,26 @@ def test_a_map_numbered_from_1701_is_printed_and_read_so(tmp_path):
     [problem] = [f for f in check_game(load_game(folder)) if f.severity == "error"]
     assert (problem.code, problem.field, problem.where.line) == ("out-of-range", "boards.map.hexes.0101",
                                                                  text.count("\n") + 1)
+
+
+def test_terrain_colours_read_as_every_other_colour(tmp_path):
+    """A terrain's fill, symbol colour and stroke take what layouts take: a name of the game's colours, black,
+    white, none, cmyk(...); what is none of those is an error at its key."""
+    folder = tmp_path / "named"
+    shutil.copytree(HEXMAP, folder)
+    text = (folder / "game.yaml").read_text()
+    text = text.replace('fill: "#e3cf9c", symbol: "▲", colour: "#8a6d2f"', 'fill: sand, symbol: "▲", colour: black')
+    text = text.replace('stroke: "#3f7fbf"', 'stroke: "cmyk(100, 40, 0, 0)"').replace("boards:\n", (
+        'colours: {sand: "#e3cf9c"}\nboards:\n'), 1)
+    (folder / "game.yaml").write_text(text)
+    game = load_game(folder)
+    assert [str(f) for f in check_game(game)] == []
+    terrain = game.boards["map"].terrain
+    assert (terrain["hills"].fill, terrain["hills"].colour, terrain["river"].stroke) == (
+        "#e3cf9c", "#000000", "cmyk(100, 40, 0, 0)")
+    hills = [item for item in lay_out_board(game, game.boards["map"])[0].items
+             if getattr(item, "fill", None) == "#e3cf9c"]
+    assert hills  # drawn in the named colour
+    (folder / "game.yaml").write_text(text.replace("fill: sand,", "fill: sandy,"))
+    [problem] = [f for f in check_game(load_game(folder)) if f.severity == "error"]
+    assert (problem.code, problem.field) == ("bad-colour", "boards.map.terrain.hills.fill")

@@ -118,6 +118,8 @@ KIND_SCHEMAS = {
     "size": lambda key: _ref("size"),
     "paper": lambda key: {"anyOf": [{"enum": list(PAPER_NAMES)}, {"type": "string", "pattern": SIZE}]},
     "colour": lambda key: _ref("colour"),
+    "named-colour": lambda key: {"type": "string", "description": "A colour (\"#rrggbb\", cmyk(c, m, y, k)), none, "
+                                 "black, white, or a name of the game's colours:."},
     "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
     "scalar": lambda key: dict(_SCALAR),
     "file": lambda key: {"type": "string"},

@@ -5,11 +5,10 @@ from __future__ import annotations
 import math
 
 from ..core import fonts
+from ..core.colour import resolve
 from ..core.units import parse_dash, parse_length
-from ..reading.kinds import COLOUR
 from .files import CHOICES, MAX_COUNT, MAX_FIRST
 
-BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 MAX_NUMBER = 1000  # a `number` field's (sizes in points, leading): text is shrunk to fit from it in small steps
 
 
@@ -27,7 +26,7 @@ def coerce(kind: str, raw, colours: dict[str, str]):
     if kind == "bool":
         return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("true", "yes", "1")
     if kind == "colour":
-        return colour(raw, colours)
+        return resolve(raw, colours)
     if kind == "font":
         if not fonts.known(str(raw)):
             raise ValueError(fonts.font_book().unknown(str(raw)).message)
@@ -44,19 +43,3 @@ def coerce(kind: str, raw, colours: dict[str, str]):
             raise ValueError(f"expected a whole number from {least} to {most}, got {raw!r}")
         return number
     return "" if raw is None else str(raw)
-
-
-def colour(raw, colours: dict[str, str]) -> str | None:
-    """#rrggbb or cmyk(c, m, y, k) (lower case) for a colour given so, by a name of the game's `colours`, or black
-    or white;
-    None for none."""
-    text = "" if raw is None else str(raw).strip()
-    if text in ("", "none"):
-        return None
-    if COLOUR.match(text):
-        return text.lower()
-    if text in colours:
-        return colours[text]
-    if text in BASIC_COLOURS:
-        return BASIC_COLOURS[text]
-    raise ValueError(f"unknown colour {text!r}: use #rrggbb, cmyk(c, m, y, k), none, or a name of the game's colours")

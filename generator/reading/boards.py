@@ -7,7 +7,7 @@ from ..core.geometry import HexGrid, cell_index, grid_extent
 from ..core.model import Board, BoardGrid, Hexside, Placement, Terrain, frozen
 from ..core.units import parse_size
 from ..core import sandbox
-from .kinds import DECK_ID
+from .kinds import DECK_ID, NAMED_COLOUR, named_colour
 from .reader import Reader, at, join
 from .sourcemap import Map
 from .rules import formula
@@ -30,7 +30,7 @@ def board_size(value, constants: dict) -> tuple[float, float]:
         raise MusterError(str(exc), code="bad-size") from None
 
 
-def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
+def read_boards(reader: Reader, data: Map, constants: dict, colours: dict[str, str]) -> dict[str, Board]:
     result = {}
     for board_id, body, field, where in reader.entries(data, GAME["boards"], "board"):
         reader.keys(body, field, BOARD)
@@ -62,7 +62,7 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             layout=body["layout"], size=size, grid=grid,
             place=frozen(_placements(reader, body, field, constants, grid)),
             features=frozen(_features(reader, body, field, grid)), seed=reader.value(body, BOARD["seed"], field),
-            where=where, paper=reader.value(body, BOARD["paper"], field), **_hex_terrain(reader, body, field, grid),
+            where=where, paper=reader.value(body, BOARD["paper"], field), **_hex_terrain(reader, body, field, grid, colours),
         )
     return result
 
@@ -187,13 +187,15 @@ def _hex_label(grid: BoardGrid, label, where, field: str, reader: Reader) -> tup
     return index
 
 
-def _hex_terrain(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> dict:
+def _hex_terrain(reader: Reader, body: Map, field: str, grid: BoardGrid | None, colours: dict[str, str]) -> dict:
     """The board's terrain kinds, its hexes' terrain and its hexsides, each hexside checked to lie between two
     neighbouring hexes of the grid."""
     terrain = {}
     for name, spec, where in _terrain_specs(reader, body, field):
         reader.keys(spec, where, TERRAIN)
-        values = {key.name: reader.value(spec, key, where) for key in TERRAIN.keys}
+        values = {key.name: reader.attempt(at(spec, key.name), join(where, key.name), named_colour, spec.get(key.name),
+                                           colours) if key.kind is NAMED_COLOUR else reader.value(spec, key, where)
+                  for key in TERRAIN.keys}
         terrain[str(name)] = Terrain(**{**values, "name": values["name"] or str(name)})
     raw_hexes, raw_sides = reader.section(body, BOARD["hexes"], field), body.get("hexsides", [])
     if not (raw_hexes or raw_sides) or (grid is None and "grid" in body):  # a bad grid is reported already

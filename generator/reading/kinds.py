@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core import fonts
-from ..core.colour import COLOUR, EXAMPLES
+from ..core.colour import COLOUR, EXAMPLES, resolve
 from ..core.errors import MusterError
 from ..core.units import CARD_SIZES, paper_name, parse_dash, parse_length, parse_size
 
@@ -134,6 +134,17 @@ def _colour(value, key) -> str:
     return value
 
 
+def named_colour(value, colours: dict[str, str]) -> str | None:
+    """A colour of game.yaml that may also be a name (NAMED_COLOUR), read as layouts read one (colour.resolve)."""
+    if value is not None and not isinstance(value, str):
+        raise MusterError(f"expected a colour such as {EXAMPLES} or a name of colours:, got {describe(value)}",
+                          code="bad-colour")
+    try:
+        return resolve(value, colours)
+    except ValueError as exc:
+        raise MusterError(str(exc), code="bad-colour") from None
+
+
 def _tokens(value, key) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, (str, int)) for item in value):
         raise MusterError("expected a list of tokens", code="wrong-type")
@@ -168,6 +179,7 @@ DASH = Kind("dash", "dash pattern", _dash)
 FACE_SIZE = Kind("size", "size", _face_size)
 PAPER = Kind("paper", "paper", _paper)
 HEX_COLOUR = Kind("colour", "colour", _colour)
+NAMED_COLOUR = Kind("named-colour", "colour or name")                # also black, white, none, a name of colours:
 TOKENS = Kind("tokens", "list of tokens", _tokens)
 SCALAR = Kind("scalar", "number or text")
 FILE = Kind("file", "file")                                          # below the game folder

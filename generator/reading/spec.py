@@ -19,7 +19,7 @@ from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
     BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, FACE_SIZE, FILE, FILES, FONT, FORMULA, FREE, HEX_COLOUR,
-    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
+    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR, NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
     TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
 )
 
@@ -119,7 +119,7 @@ FONT_FAMILY = Section("fonts.<name>", (
 ICON = Section("icons.<name>", (
     Key("glyph", TEXT, "A character of a bundled font; give glyph or image."),
     Key("font", FONT, "The glyph's font.", default="text"),
-    Key("colour", HEX_COLOUR, "The glyph's colour: \"#rrggbb\" or a name of colours:."),
+    Key("colour", NAMED_COLOUR, "The glyph's colour: \"#rrggbb\", cmyk(...), black, white or a name of colours:."),
     Key("image", FILE, "A PNG, JPEG, GIF or SVG in the game folder; SVG is drawn as vectors."),
 ))
 
@@ -244,10 +244,10 @@ GRID = Section("boards.<id>.grid", (
 
 TERRAIN = Section("boards.<id>.terrain.<name>", (
     Key("name", TEXT, "The terrain's name, for a legend.", default=Derived("the terrain's key")),
-    Key("fill", HEX_COLOUR, "A hex's fill."),
+    Key("fill", NAMED_COLOUR, "A hex's fill: \"#rrggbb\", cmyk(...), black, white or a name of colours:."),
     Key("symbol", TEXT, "A character printed in each of its hexes, so it reads in greyscale too.", default=""),
-    Key("colour", HEX_COLOUR, "The symbol's colour."),
-    Key("stroke", HEX_COLOUR, "A hexside's line colour (river, road, border)."),
+    Key("colour", NAMED_COLOUR, "The symbol's colour."),
+    Key("stroke", NAMED_COLOUR, "A hexside's line colour (river, road, border)."),
     Key("width", LENGTH, "A hexside's line width.", default="1mm", minimum=0, maximum=MAX_LINE_MM),
     Key("dash", DASH, "A hexside's dash pattern in mm, on and off: \"2 1\"; none when empty.", default=""),
 ))
