@@ -406,9 +406,12 @@ def _finite(node, where: Location) -> None:
     dashes) is nan, infinite or beyond MAX_COORDINATE: SVG's numbers are read by float(), which takes 'nan', 'inf'
     and 1e308, and reportlab would write them into the PDF or fail dividing by them. The drawing is checked, not
     the text, so that every attribute, style and transform svglib reads is covered whatever its syntax."""
-    pending = [node]
+    pending, seen = [node], set()
     while pending:
         value = pending.pop()
+        if id(value) in seen:  # svglib may share a shape among the <use>s of it
+            continue
+        seen.add(id(value))
         if isinstance(value, (list, tuple)):
             pending.extend(value)
         elif isinstance(value, float) or isinstance(value, int) and not isinstance(value, bool):

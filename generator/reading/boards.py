@@ -92,9 +92,9 @@ def _grid(reader: Reader, body: Map, field: str, constants: dict) -> BoardGrid |
     if margin is None:
         return None
     shape = spec.get("shape", GRID["shape"].default)
-    if shape not in BOARD_SHAPES or cell <= 0:
-        reader.error(spec.where, field, f"expected shape square or hex and a positive cell, got {shape!r}, {cell:g} mm",
-                     "out-of-range" if shape in BOARD_SHAPES else "bad-choice")
+    if shape not in BOARD_SHAPES:  # a cell's bounds are its key's (spec.GRID)
+        reader.error(at(spec, "shape"), join(field, "shape"), f"expected shape square or hex, got {shape!r}",
+                     "bad-choice")
         return None
     numbering = spec.get("numbering")
     if isinstance(numbering, int) and not isinstance(numbering, bool):
