@@ -485,3 +485,60 @@ CASES["svg-use-bomb"] = svg_case((SVG_OPEN + '<g id="a0"><path d="M0 0L1 1"/></g
 CASES["svg-text-cannot-be-drawn"] = svg_case((SVG_OPEN + "<text x='1' y='5'>Hi</text></svg>").encode(), "layout")
 CASES["svg-css-import"] = svg_case((SVG_OPEN + "<style>@import url(http://example.invalid/a.css);</style>"
                                     "</svg>").encode(), "rulebook")
+
+
+# --- links (issue 23): every kind of game file replaced by a link out of the folder, a loop, a dangling link, a --
+# link to a named pipe or to a device. Refused in a line naming the file or the one that names it; a file outside the
+# game is never quoted.
+
+SECRET = "root:x:0:0:SECRET-OF-THE-MACHINE:/root:/bin/bash\n"
+GAME_FILES = {  # the file in the tiny game, and what the game needs besides to read it
+    "game.yaml": {},
+    "reds.yaml": {},
+    "face.yaml": {},
+    "rules.md": {"rulebook": ""},
+    "art.png": {"files": {"face.yaml": "elements:\n  - {kind: image, x: 4, y: 4, w: 20, h: 20, src: art.png}\n"}},
+    "art/x.svg": {"files": {"face.yaml": FACE_WITH_ART}},
+    "fonts/House.ttf": {"game": {"icons:\n": "fonts:\n  house: {regular: fonts/House.ttf}\nicons:\n"}},
+}
+
+
+def link_to(kind: str, work: Path, link: Path) -> None:
+    """`link` made a symbolic link of this kind."""
+    import os
+
+    if kind == "outside":
+        (work / "secret.txt").write_text(SECRET, encoding="utf-8")
+        target = work / "secret.txt"
+    elif kind == "loop":
+        target = link
+    elif kind == "dangling":
+        target = link.parent / "nowhere"
+    elif kind == "fifo":
+        target = make_fifo(link.parent / "pipe")
+    else:
+        target = Path("/dev/zero")
+    os.symlink(target, link)
+
+
+def link_case(name: str, kind: str) -> Case:
+    def prepare(work):
+        needs = GAME_FILES[name]
+        game = write_game(work / "tiny", needs.get("files"), needs.get("rulebook"), needs.get("game"))
+        path = game / name
+        if path.exists() or path.is_symlink():
+            path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        link_to(kind, work, path)
+
+        def check(result):
+            refused(result, [name, "game.yaml", "face.yaml", "rules.md", "nowhere", "pipe"])  # or the link's target
+            assert "SECRET-OF-THE-MACHINE" not in result.output, result
+            assert not list((work / "out").rglob("*.pdf")), result
+        return build_args(game, work), check
+    return Case(prepare)
+
+
+for _name in GAME_FILES:
+    for _kind in ("outside", "loop", "dangling", "fifo", "device"):
+        CASES[f"link-{_kind}-as-{_name.replace('/', '-')}"] = link_case(_name, _kind)

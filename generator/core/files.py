@@ -37,14 +37,18 @@ def atomic_write(final: Path) -> Iterator[Path]:
 
 
 def confined(root: Path, name: str) -> Path:
-    """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
+    """`name` resolved below `root`; absolute paths, '..', links that lead outside and loops of links are
+    refused."""
     if not isinstance(name, str) or not name or "\x00" in name:
         raise MusterError(f"expected a file name, got {name!r}", code="wrong-type")
     candidate = Path(name)
     if candidate.is_absolute():
         raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/", code="file-outside-game")
     base = root.resolve()
-    resolved = (base / candidate).resolve()
+    try:
+        resolved = (base / candidate).resolve()
+    except (RuntimeError, OSError):  # Python 3.11 says RuntimeError of a loop of links, later ones OSError (ELOOP)
+        raise MusterError(f"'{name}' is a loop of symbolic links", code="link-loop") from None
     if resolved != base and base not in resolved.parents:
         raise MusterError(f"'{name}' leads outside {root.name}/", code="file-outside-game")
     return resolved
