@@ -192,3 +192,14 @@ def test_shelf_never_overlaps_and_wraps():
     centres = shelf(sizes, 14.0)
     assert centres[0] == (5.0, -3.5) and centres[1] == (12.5, -1.5)
     assert centres[2][1] < -7.0  # the next row starts below the tallest of the first
+
+
+@pytest.mark.parametrize("url", [" ", " https://example.org/", "https://example.org/a b/", "https://example.org/\x01",
+                                 "https://example.org/\u200b", "ftp://example.org/", "example.org/tts", "https://",
+                                 "http://[::1", "http://example.org:port/", "javascript:alert(1)"])
+def test_base_url_that_is_no_web_address_is_refused(make_game, tmp_path, url):
+    folder = make_game()
+    result = CliRunner().invoke(export_app, ["tts", str(folder), "--out", str(tmp_path / "out"), "--base-url", url])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: --base-url"), result.output
+    assert not (tmp_path / "out").exists()
