@@ -17,8 +17,8 @@ from typing import Callable
 
 import yaml
 
-from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, TIMEOUT, blank_png, built_or_refused, cell, clean,
-                         game_from_spec, images_in, located, make_fifo, number, outline_titles, output_refused,
+from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, LOCATED, TIMEOUT, blank_png, built_or_refused, cell, clean,
+                         game_from_spec, images_in, located, make_fifo, mentions, number, outline_titles, output_refused,
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
 
 
@@ -32,6 +32,7 @@ class Case:
     timeout: float = TIMEOUT
     fails: str | None = None
     without_root: bool = False  # run as root without its power to write into read-only folders
+    file_size: int = 0  # bytes a file the last command writes may grow to (0: no limit)
 
 
 def build_args(game: Path, work: Path, *extra) -> list:
@@ -542,3 +543,65 @@ def link_case(name: str, kind: str) -> Case:
 for _name in GAME_FILES:
     for _kind in ("outside", "loop", "dangling", "fifo", "device"):
         CASES[f"link-{_kind}-as-{_name.replace('/', '-')}"] = link_case(_name, _kind)
+
+
+# --- a full disk (issue 23): every command that writes, its files held to a few bytes (RLIMIT_FSIZE, as a full disk
+# fails a write: EFBIG for ENOSPC). Run once without the limit first: the limited run must fail in a line naming what
+# it was writing (a file in the output folder, or the output file), leave what the first wrote as it was, and leave
+# no temporary behind.
+
+def writes(game: Path, work: Path) -> dict[str, tuple[list, Path]]:
+    """Each command that writes: its arguments, and the folder or file it writes."""
+    out = work / "out"
+    sheet = write_text(work / "cards.csv", "title,type,force,fronts,count\nAlpha,L,2,A,1\nBravo,U,3,E,2\n")
+    export = {kind: (["export", kind, game, "--out", out, "-d", "reds", *extra], out) for kind, extra in (
+        ("png", ["--dpi", "72"]), ("pdf", []), ("tts", ["--dpi", "72"]), ("vassal", []))}
+    return {
+        "build": (["build", game, "--out", out, "--jobs", "1", "--force"], out),
+        **{f"export-{kind}": args for kind, args in export.items()},
+        "export-shop": (["export", "shop", "thegamecrafter", game, "--out", out, "-d", "reds"], out),
+        "export-csv": (["export", "csv", game, "-d", "reds", "-o", out / "cards.csv"], out),
+        "export-xlsx": (["export", "xlsx", game, "-d", "reds", "-o", out / "cards.xlsx"], out),
+        "import": (["import", sheet, "--game", game, "--deck", "reds"], game / "reds.yaml"),
+        "new": (["new", "other", "--dir", out], out),
+        "schema": (["schema", "--out", out / "schemas"], out),
+    }
+
+
+def tree_of(path: Path) -> dict[str, str]:
+    """Every file under `path` (or `path` itself), hidden ones too, by its sha256."""
+    import hashlib
+
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()) if path.exists() else []
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+def disk_full_case(command: str, file_size: int) -> Case:
+    def prepare(work):
+        from hostile_run import muster
+
+        game = write_game(work / "tiny")
+        args, written = writes(game, work)[command]
+        if command != "new":  # a first run that works: what it wrote must stay as it is
+            first = muster(*args, cwd=work)
+            assert first.code == 0, first
+        before = tree_of(written)
+
+        def check(result):
+            clean(result)
+            if result.code == 0:  # everything it wrote fitted: fine too
+                return
+            assert result.code == 2, result
+            lines = [line for line in result.output.splitlines() if (m := LOCATED.match(line))
+                     and m["severity"] == "error" and (mentions(m["path"], written, work)
+                                                      or m["path"].startswith(("out/", "out", "tiny/reds.yaml")))]
+            assert lines, f"no error line naming what was written: {result}"
+            assert tree_of(written) == before, result
+        return args, check
+    return Case(prepare, file_size=file_size)
+
+
+for _command in ("build", "export-png", "export-pdf", "export-tts", "export-vassal", "export-shop", "export-csv",
+                 "export-xlsx", "import", "new", "schema"):
+    for _size in (1, 6000):
+        CASES[f"disk-full-{_command}-at-{_size}-bytes"] = disk_full_case(_command, _size)

@@ -44,7 +44,8 @@ def run_case(name: str, work: Path):
     for step in steps[:-1]:
         done = muster(*step, cwd=work)
         assert done.code == 0, f"{step}: {done}"
-    return muster(*steps[-1], cwd=work, timeout=case.timeout, without_root=case.without_root), check
+    return muster(*steps[-1], cwd=work, timeout=case.timeout, without_root=case.without_root,
+                  file_size=case.file_size), check
 
 
 class Corpus:

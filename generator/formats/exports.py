@@ -270,11 +270,13 @@ def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
         with bar as chosen:
             for deck in chosen:
                 staging = stage(kind, deck.id)
-                staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
+                with staging.writing():
+                    staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
         if finish is not None:
             exported = [(deck, *item) for deck, item in zip(decks, staged)]
             staging = stage(kind)
-            staged[-1] = (staging, finish(game, exported, staging))
+            with staging.writing():
+                staged[-1] = (staging, finish(game, exported, staging))
         for staging, item in staged:
             staging.commit(item.manifest)
     finally:

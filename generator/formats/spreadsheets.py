@@ -251,5 +251,7 @@ def write_xlsx(header: list[str], rows: list[list[Any]], output: Path, title: st
     for column, name in enumerate(header, 1):
         widest = max([len(name)] + [len(str(row[column - 1])) for row in rows if row[column - 1] is not None])
         sheet.column_dimensions[get_column_letter(column)].width = min(60, max(6, widest + 2))
+    packed = io.BytesIO()  # openpyxl's own file, left to the garbage collector, would fail there on a full disk
+    book.save(packed)
     with atomic_write(Path(output)) as temporary:
-        book.save(temporary)
+        temporary.write_bytes(packed.getvalue())
