@@ -605,3 +605,64 @@ for _command in ("build", "export-png", "export-pdf", "export-tts", "export-vass
                  "export-xlsx", "import", "new", "schema"):
     for _size in (1, 6000):
         CASES[f"disk-full-{_command}-at-{_size}-bytes"] = disk_full_case(_command, _size)
+
+
+# --- control characters (issue 23): in every text of the game, through every export: each file written is valid for
+# its format (JSON parses, an .xlsx's XML parses, a CSV holds no control character but line breaks and tabs).
+
+ODD = "\x00\x07\x1b[31m\ufffe\uffff\u2028"
+
+
+def odd_game(work: Path) -> Path:
+    q = json.dumps
+    cards = (f"cards:\n  - {{title: {q('A' + ODD)}, type: L, force: 2, fronts: A, text: {q('=1+1' + ODD)}}}\n"
+             f"  - {{title: {q('@B' + ODD)}, type: U, force: 3, fronts: E, count: 2}}\n")
+    return write_game(work / "tiny", {"reds.yaml": cards}, game={
+        "title: Tiny War": f"title: {q('Tiny' + ODD)}", "name: Red deck": f"name: {q('Red' + ODD)}"})
+
+
+def formats_valid(folder: Path) -> None:
+    """Every JSON, CSV and .xlsx file under `folder` (or `folder` itself) valid for its format."""
+    from lxml import etree
+
+    files = [folder] if folder.is_file() else [p for p in folder.rglob("*") if p.is_file()]
+    for path in files:
+        if path.suffix == ".json":
+            json.loads(path.read_text(encoding="utf-8"))
+        elif path.suffix == ".csv":
+            text = path.read_text(encoding="utf-8")
+            assert not [c for c in text if ord(c) < 32 and c not in "\t\n\r"], (path, text)
+            assert "\ufffe" not in text and "\uffff" not in text, (path, text)
+            list(csv.reader(text.splitlines()))
+        elif path.suffix == ".xlsx":
+            with zipfile.ZipFile(path) as archive:
+                for name in archive.namelist():
+                    if name.endswith(".xml"):
+                        etree.fromstring(archive.read(name))
+
+
+def odd_text_case(kind: str) -> Case:
+    def prepare(work):
+        game = odd_game(work)
+        out = work / "out"
+        args = {"validate": ["validate", game, "--format", "json"],
+                "export-csv": ["export", "csv", game, "-d", "reds", "-o", out / "cards.csv"],
+                "export-xlsx": ["export", "xlsx", game, "-d", "reds", "-o", out / "cards.xlsx"],
+                "import": ["import", out / "cards.csv", "--game", game, "--deck", "reds"]}.get(kind)
+        if kind == "import":
+            args = [["export", "csv", game, "-d", "reds", "-o", out / "cards.csv"], args]
+        if args is None:
+            args = ["export", kind.removeprefix("export-"), game, "--out", out, "-d", "reds",
+                    *(["--dpi", "72"] if kind in ("export-png", "export-tts") else [])]
+
+        def check(result):
+            succeeded(result)
+            if kind == "validate":
+                json.loads(result.output[result.output.index("["):])
+            formats_valid(out)
+        return args, check
+    return Case(prepare)
+
+
+for _kind in ("validate", "export-png", "export-pdf", "export-tts", "export-csv", "export-xlsx", "import"):
+    CASES[f"control-characters-through-{_kind}"] = odd_text_case(_kind)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..core.errors import Location, MusterError
 from ..core.files import atomic_target, atomic_write, writing
+from ..core.written import json_text
 from .folders import FolderLock, made
 
 
@@ -70,7 +71,7 @@ class Staging:
         self.pending = []
         self.created = False
         with atomic_write(self.folder / "manifest.json") as target:
-            target.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            target.write_text(json_text(manifest, indent=2) + "\n", encoding="utf-8")
 
     def discard(self) -> None:
         for temporary, _ in self.pending:

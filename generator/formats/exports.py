@@ -164,13 +164,13 @@ def write(staging, name: str, data: bytes, files: list[dict]) -> None:
 
 
 def cards_csv(rows: list[dict]) -> bytes:
-    """cards.csv of an export; text that a spreadsheet program would run as a formula is quoted."""
-    from ..reading.worksheets import formula_safe
+    """cards.csv of an export; text as every CSV Muster writes holds it (worksheets.csv_cell)."""
+    from ..reading.worksheets import csv_cell
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["number"], lineterminator="\n")
     writer.writeheader()
-    writer.writerows({key: formula_safe(value) if isinstance(value, str) else value for key, value in row.items()}
+    writer.writerows({key: csv_cell(value) if isinstance(value, str) else value for key, value in row.items()}
                      for row in rows)
     return buffer.getvalue().encode("utf-8")
 
