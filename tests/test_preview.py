@@ -402,3 +402,16 @@ def test_a_face_that_cannot_be_drawn_answers_and_shows_a_finding(make_game):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_game_yaml_linked_out_of_the_folder_is_never_quoted(make_game, tmp_path):
+    folder = make_game()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:SECRET-OF-THE-MACHINE:/root:/bin/bash\n")
+    (folder / "game.yaml").unlink()
+    (folder / "game.yaml").symlink_to(secret)
+    preview = Preview(folder, Options())
+    preview.refresh()
+    assert b"SECRET" not in preview.state
+    assert [(f["code"], f["where"].endswith("tiny/game.yaml")) for f in state(preview)["findings"]] == [
+        ("file-outside-game", True)]
