@@ -1,4 +1,6 @@
-"""The hostile inputs of issue 18's second round, each with the check of what Muster must say about it.
+"""The hostile inputs of issue 18's second round and issue 23's third (by class: links in place of every kind of game
+file, a full disk under every command that writes, control characters through every export), each with the check
+of what Muster must say about it.
 
 CASES maps a case's name to a Case: how to build its input in a folder of its own, the command to run on it, and
 the check of the Result. The simple cases are files in tests/hostile2/, read by `spec_case`: the tiny game of
