@@ -1,4 +1,6 @@
-"""The hostile inputs of issue 18's second round, each with the check of what Muster must say about it.
+"""The hostile inputs of issue 18's second round and issue 23's third (by class: links in place of every kind of game
+file, a full disk under every command that writes, control characters through every export), each with the check
+of what Muster must say about it.
 
 CASES maps a case's name to a Case: how to build its input in a folder of its own, the command to run on it, and
 the check of the Result. The simple cases are files in tests/hostile2/, read by `spec_case`: the tiny game of
@@ -18,8 +20,8 @@ from typing import Callable
 
 import yaml
 
-from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, TIMEOUT, blank_png, built_or_refused, cell, clean,
-                         game_from_spec, images_in, located, make_fifo, number, outline_titles, output_refused,
+from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, LOCATED, TIMEOUT, blank_png, built_or_refused, cell, clean,
+                         game_from_spec, images_in, located, make_fifo, mentions, number, outline_titles, output_refused,
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
 
 
@@ -33,6 +35,7 @@ class Case:
     timeout: float = TIMEOUT
     fails: str | None = None
     without_root: bool = False  # run as root without its power to write into read-only folders
+    file_size: int = 0  # bytes a file the last command writes may grow to (0: no limit)
 
 
 def build_args(game: Path, work: Path, *extra) -> list:
@@ -620,3 +623,183 @@ CASES["grouped-deck-layout-error-on-every-face"] = grouped_case("- {kind: box, x
 CASES["grouped-deck-layout-error-on-some-faces"] = grouped_case(
     "x: 3.35, y: 2.2, w: 6,", "x: 3.35, y: 2.2, w: \"{{ 6 if card.strength != 3 else 'wide' }}\",")
 CASES["grouped-deck-length-nan"] = grouped_case("x: 3.35, y: 2.2, w: 6,", "x: 3.35, y: 2.2, w: .nan,")
+
+
+# --- links (issue 23): every kind of game file replaced by a link out of the folder, a loop, a dangling link, a --
+# link to a named pipe or to a device. Refused in a line naming the file or the one that names it; a file outside the
+# game is never quoted.
+
+SECRET = "root:x:0:0:SECRET-OF-THE-MACHINE:/root:/bin/bash\n"
+GAME_FILES = {  # the file in the tiny game, and what the game needs besides to read it
+    "game.yaml": {},
+    "reds.yaml": {},
+    "face.yaml": {},
+    "rules.md": {"rulebook": ""},
+    "art.png": {"files": {"face.yaml": "elements:\n  - {kind: image, x: 4, y: 4, w: 20, h: 20, src: art.png}\n"}},
+    "art/x.svg": {"files": {"face.yaml": FACE_WITH_ART}},
+    "fonts/House.ttf": {"game": {"icons:\n": "fonts:\n  house: {regular: fonts/House.ttf}\nicons:\n"}},
+}
+
+
+def link_to(kind: str, work: Path, link: Path) -> None:
+    """`link` made a symbolic link of this kind."""
+    import os
+
+    if kind == "outside":
+        (work / "secret.txt").write_text(SECRET, encoding="utf-8")
+        target = work / "secret.txt"
+    elif kind == "loop":
+        target = link
+    elif kind == "dangling":
+        target = link.parent / "nowhere"
+    elif kind == "fifo":
+        target = make_fifo(link.parent / "pipe")
+    else:
+        target = Path("/dev/zero")
+    os.symlink(target, link)
+
+
+def link_case(name: str, kind: str) -> Case:
+    def prepare(work):
+        needs = GAME_FILES[name]
+        game = write_game(work / "tiny", needs.get("files"), needs.get("rulebook"), needs.get("game"))
+        path = game / name
+        if path.exists() or path.is_symlink():
+            path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        link_to(kind, work, path)
+
+        def check(result):
+            refused(result, [name, "game.yaml", "face.yaml", "rules.md", "nowhere", "pipe"])  # or the link's target
+            assert "SECRET-OF-THE-MACHINE" not in result.output, result
+            assert not list((work / "out").rglob("*.pdf")), result
+        return build_args(game, work), check
+    return Case(prepare)
+
+
+for _name in GAME_FILES:
+    for _kind in ("outside", "loop", "dangling", "fifo", "device"):
+        CASES[f"link-{_kind}-as-{_name.replace('/', '-')}"] = link_case(_name, _kind)
+
+
+# --- a full disk (issue 23): every command that writes, its files held to a few bytes (RLIMIT_FSIZE, as a full disk
+# fails a write: EFBIG for ENOSPC). Run once without the limit first: the limited run must fail in a line naming what
+# it was writing (a file in the output folder, or the output file), leave what the first wrote as it was, and leave
+# no temporary behind.
+
+def writes(game: Path, work: Path) -> dict[str, tuple[list, Path]]:
+    """Each command that writes: its arguments, and the folder or file it writes."""
+    out = work / "out"
+    sheet = write_text(work / "cards.csv", "title,type,force,fronts,count\nAlpha,L,2,A,1\nBravo,U,3,E,2\n")
+    export = {kind: (["export", kind, game, "--out", out, "-d", "reds", *extra], out) for kind, extra in (
+        ("png", ["--dpi", "72"]), ("pdf", []), ("tts", ["--dpi", "72"]), ("vassal", []))}
+    return {
+        "build": (["build", game, "--out", out, "--jobs", "1", "--force"], out),
+        **{f"export-{kind}": args for kind, args in export.items()},
+        "export-shop": (["export", "shop", "thegamecrafter", game, "--out", out, "-d", "reds"], out),
+        "export-csv": (["export", "csv", game, "-d", "reds", "-o", out / "cards.csv"], out),
+        "export-xlsx": (["export", "xlsx", game, "-d", "reds", "-o", out / "cards.xlsx"], out),
+        "import": (["import", sheet, "--game", game, "--deck", "reds"], game / "reds.yaml"),
+        "new": (["new", "other", "--dir", out], out),
+        "schema": (["schema", "--out", out / "schemas"], out),
+    }
+
+
+def tree_of(path: Path) -> dict[str, str]:
+    """Every file under `path` (or `path` itself), hidden ones too, by its sha256."""
+    import hashlib
+
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()) if path.exists() else []
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+def disk_full_case(command: str, file_size: int) -> Case:
+    def prepare(work):
+        from hostile_run import muster
+
+        game = write_game(work / "tiny")
+        args, written = writes(game, work)[command]
+        if command != "new":  # a first run that works: what it wrote must stay as it is
+            first = muster(*args, cwd=work)
+            assert first.code == 0, first
+        before = tree_of(written)
+
+        def check(result):
+            clean(result)
+            if result.code == 0:  # everything it wrote fitted: fine too
+                return
+            assert result.code == 2, result
+            lines = [line for line in result.output.splitlines() if (m := LOCATED.match(line))
+                     and m["severity"] == "error" and (mentions(m["path"], written, work)
+                                                      or m["path"].startswith(("out/", "out", "tiny/reds.yaml")))]
+            assert lines, f"no error line naming what was written: {result}"
+            assert tree_of(written) == before, result
+        return args, check
+    return Case(prepare, file_size=file_size)
+
+
+for _command in ("build", "export-png", "export-pdf", "export-tts", "export-vassal", "export-shop", "export-csv",
+                 "export-xlsx", "import", "new", "schema"):
+    for _size in (1, 6000):
+        CASES[f"disk-full-{_command}-at-{_size}-bytes"] = disk_full_case(_command, _size)
+
+
+# --- control characters (issue 23): in every text of the game, through every export: each file written is valid for
+# its format (JSON parses, an .xlsx's XML parses, a CSV holds no control character but line breaks and tabs).
+
+ODD = "\x00\x07\x1b[31m\ufffe\uffff\u2028"
+
+
+def odd_game(work: Path) -> Path:
+    q = json.dumps
+    cards = (f"cards:\n  - {{title: {q('A' + ODD)}, type: L, force: 2, fronts: A, text: {q('=1+1' + ODD)}}}\n"
+             f"  - {{title: {q('@B' + ODD)}, type: U, force: 3, fronts: E, count: 2}}\n")
+    return write_game(work / "tiny", {"reds.yaml": cards}, game={
+        "title: Tiny War": f"title: {q('Tiny' + ODD)}", "name: Red deck": f"name: {q('Red' + ODD)}"})
+
+
+def formats_valid(folder: Path) -> None:
+    """Every JSON, CSV and .xlsx file under `folder` (or `folder` itself) valid for its format."""
+    from lxml import etree
+
+    files = [folder] if folder.is_file() else [p for p in folder.rglob("*") if p.is_file()]
+    for path in files:
+        if path.suffix == ".json":
+            json.loads(path.read_text(encoding="utf-8"))
+        elif path.suffix == ".csv":
+            text = path.read_text(encoding="utf-8")
+            assert not [c for c in text if ord(c) < 32 and c not in "\t\n\r"], (path, text)
+            assert "\ufffe" not in text and "\uffff" not in text, (path, text)
+            list(csv.reader(text.splitlines()))
+        elif path.suffix == ".xlsx":
+            with zipfile.ZipFile(path) as archive:
+                for name in archive.namelist():
+                    if name.endswith(".xml"):
+                        etree.fromstring(archive.read(name))
+
+
+def odd_text_case(kind: str) -> Case:
+    def prepare(work):
+        game = odd_game(work)
+        out = work / "out"
+        args = {"validate": ["validate", game, "--format", "json"],
+                "export-csv": ["export", "csv", game, "-d", "reds", "-o", out / "cards.csv"],
+                "export-xlsx": ["export", "xlsx", game, "-d", "reds", "-o", out / "cards.xlsx"],
+                "import": ["import", out / "cards.csv", "--game", game, "--deck", "reds"]}.get(kind)
+        if kind == "import":
+            args = [["export", "csv", game, "-d", "reds", "-o", out / "cards.csv"], args]
+        if args is None:
+            args = ["export", kind.removeprefix("export-"), game, "--out", out, "-d", "reds",
+                    *(["--dpi", "72"] if kind in ("export-png", "export-tts") else [])]
+
+        def check(result):
+            succeeded(result)
+            if kind == "validate":
+                json.loads(result.output[result.output.index("["):])
+            formats_valid(out)
+        return args, check
+    return Case(prepare)
+
+
+for _kind in ("validate", "export-png", "export-pdf", "export-tts", "export-csv", "export-xlsx", "import"):
+    CASES[f"control-characters-through-{_kind}"] = odd_text_case(_kind)

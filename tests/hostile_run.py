@@ -45,15 +45,18 @@ class Result:
 # Dropping CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from the bounding set (which exec keeps) makes a read-only
 # folder read-only even when the tests run as root.
 LAUNCHER = """
-import ctypes, os, resource, sys
-limit, without_root = int(sys.argv[1]), sys.argv[2] == "1"
+import ctypes, os, resource, signal, sys
+limit, without_root, file_size = int(sys.argv[1]), sys.argv[2] == "1", int(sys.argv[3])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+if file_size:  # a file may grow to this many bytes: past it a write fails with EFBIG, as on a full disk
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
 if without_root and os.geteuid() == 0:
     libc = ctypes.CDLL(None, use_errno=True)
     for capability in (1, 2):
         if libc.prctl(24, capability, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
-os.execv(sys.executable, [sys.executable, "-m", "generator", *sys.argv[3:]])
+os.execv(sys.executable, [sys.executable, "-m", "generator", *sys.argv[4:]])
 """
 
 
@@ -66,14 +69,17 @@ def environment() -> dict:
     return env
 
 
-def command(*args, without_root: bool = False) -> list[str]:
-    return [sys.executable, "-c", LAUNCHER, str(MEMORY_CAP), "1" if without_root else "0", *map(str, args)]
+def command(*args, without_root: bool = False, file_size: int = 0) -> list[str]:
+    return [sys.executable, "-c", LAUNCHER, str(MEMORY_CAP), "1" if without_root else "0", str(file_size),
+            *map(str, args)]
 
 
-def muster(*args, cwd: Path, timeout: float = TIMEOUT, without_root: bool = False) -> Result:
-    """Runs `muster ARGS` to the end, or kills it (and any process it started) at `timeout` seconds."""
+def muster(*args, cwd: Path, timeout: float = TIMEOUT, without_root: bool = False, file_size: int = 0) -> Result:
+    """Runs `muster ARGS` to the end, or kills it (and any process it started) at `timeout` seconds; with
+    `file_size`, no file it writes may grow past that many bytes."""
     started = time.monotonic()
-    process = subprocess.Popen(command(*args, without_root=without_root), cwd=cwd, env=environment(),
+    process = subprocess.Popen(command(*args, without_root=without_root, file_size=file_size), cwd=cwd,
+                               env=environment(),
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                start_new_session=True)
     try:

@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from hostile_cases import CASES, build_args
-from hostile_run import (FIFO, HANG, TIMEOUT, clean, game_from_spec, located, mentions, muster, no_crash, refused,
+from hostile_run import (FIFO, HANG, LOCATED, TIMEOUT, clean, game_from_spec, located, mentions, muster, no_crash, refused,
                          start, visible_files, write_game)
 
 
@@ -44,7 +44,8 @@ def run_case(name: str, work: Path):
     for step in steps[:-1]:
         done = muster(*step, cwd=work)
         assert done.code == 0, f"{step}: {done}"
-    return muster(*steps[-1], cwd=work, timeout=case.timeout, without_root=case.without_root), check
+    return muster(*steps[-1], cwd=work, timeout=case.timeout, without_root=case.without_root,
+                  file_size=case.file_size), check
 
 
 class Corpus:
@@ -296,3 +297,28 @@ def test_mutated_templates_are_bounded(machine_to_ourselves, place, template):
         if result.code:
             named = {"layout": ["face.yaml", "reds.yaml"], "rulebook": ["rules.md"], "game.yaml": ["game.yaml"]}[place]
             assert located(result.output, named), result
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A file system of 8 KiB (a tmpfs, mounted for the test): writes past it fail with ENOSPC."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (mounting needs root)")
+    yield disk
+    subprocess.run(["umount", str(disk)], check=True)
+
+
+@pytest.mark.parametrize("command", [["build", "--jobs", "1"], ["export", "tts", "--dpi", "150"],
+                                     ["export", "png", "--dpi", "300"]], ids=["build", "export-tts", "export-png"])
+def test_a_full_disk_is_one_located_line_and_leaves_nothing(machine_to_ourselves, tmp_path, tiny_disk, command):
+    """A real ENOSPC, where the file-size limit of the corpus's full-disk class gives EFBIG."""
+    game = write_game(tmp_path / "tiny")
+    result = muster(*command[:-2 if command[0] == "export" else -2], game, "--out", tiny_disk, *command[-2:],
+                    cwd=tmp_path)
+    clean(result)
+    assert result.code == 2, result
+    assert [line for line in result.output.splitlines() if (m := LOCATED.match(line)) and m["severity"] == "error"
+            and mentions(m["path"], tiny_disk, tmp_path) and "disk" in line], result
+    assert not [p for p in tiny_disk.rglob("*") if p.is_file()], result

@@ -297,3 +297,121 @@ def test_a_board_has_outlines_too():
     shown = state(preview)
     kinds = {outline[4] for outline in shown["outlines"][shown["boards"][0]["image"]]}
     assert "grid" in kinds
+
+
+@pytest.mark.parametrize("cut", ["decks:\n", "decks:\n  reds:\n", "decks:\n  reds:\n    name: Red deck\n    file: re"])
+def test_a_save_that_cuts_game_yaml_in_its_decks_keeps_the_last_good_faces(served, cut):
+    """An editor saving game.yaml half-written: what it still holds is good YAML, without the decks."""
+    from conftest import GAME_YAML
+
+    folder, preview, _ = served
+    good, cut_short = saved(folder, preview, "game.yaml", GAME_YAML[:GAME_YAML.index("decks:\n")] + cut)
+    assert cut_short["stale"] and cut_short["decks"][0]["stale"]
+    assert cut_short["decks"][0]["cards"] == good["decks"][0]["cards"]
+    _, whole = saved(folder, preview, "game.yaml", GAME_YAML)
+    assert not whole["stale"] and whole["decks"] == good["decks"]
+
+
+def test_a_deck_taken_out_of_a_good_game_goes(served):
+    from conftest import GAME_YAML
+
+    folder, preview, _ = served
+    start = GAME_YAML.index("decks:\n")
+    end = GAME_YAML.index("\n", GAME_YAML.index("style:", start)) + 1
+    _, shown = saved(folder, preview, "game.yaml", GAME_YAML[:start] + "decks: {}\n" + GAME_YAML[end:])
+    assert not shown["decks"] and not shown["stale"]
+
+
+STATE_QUERIES = ["after=%C2%B2", "after=" + "9" * 5000, "after=-1", "after=1e3", "after=%00", "after=%ff%fe",
+                 "after=1&after=x", "after", "after=%", "after=" + "0" * 30, "&&&=&", "after=%D9%A1"]
+
+
+@pytest.mark.parametrize("query", STATE_QUERIES, ids=range(len(STATE_QUERIES)))
+def test_every_state_request_gets_an_answer(served, query):
+    _, preview, server = served
+    status, headers, body = fetch(server, "/state.json?" + query)
+    assert status in (200, 400), (status, body)
+    assert len(body) < 100 or json.loads(body)["version"] == preview.version
+    assert "Content-Security-Policy" in headers
+
+
+ODD_PATHS = ["//[::1/state.json", "//x]/", "/%", "/face/%zz.png", "/\udcff", "/" + "a" * 6000]
+
+
+@pytest.mark.parametrize("path", ODD_PATHS, ids=range(len(ODD_PATHS)))
+def test_every_odd_path_gets_an_answer(served, path):
+    import socket
+
+    _, _, server = served
+    with socket.create_connection(server.server_address, timeout=5) as connection:
+        connection.sendall(b"GET " + path.encode("utf-8", "surrogateescape") + b" HTTP/1.1\r\nHost: 127.0.0.1:"
+                           + str(server.server_address[1]).encode() + b"\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] in (b"400", b"404", b"414"), answer[:200]
+    assert len(body) < 100
+
+
+def test_a_state_query_fuzzed_always_answers(served):
+    """Hypothesis: any query text at all gets a 200 or a 400, never a dropped connection."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    from urllib.parse import quote
+
+    _, _, server = served
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.text(max_size=40))
+    def answers(value):
+        status, _, _ = fetch(server, "/state.json?after=" + quote(value, safe=""))
+        assert status in (200, 400)
+
+    answers()
+
+
+GOOD_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0L10 10" stroke="black"/></svg>'
+
+
+def test_a_face_that_cannot_be_drawn_answers_and_shows_a_finding(make_game):
+    """The SVG a face draws broken after the refresh laid it out (a save between the refresh and the page's
+    request): the image request is answered, by a stand-in, and the page is told why."""
+    folder = make_game({"face.yaml": "elements:\n  - {kind: image, x: 4, y: 4, w: 20, h: 20, src: art.svg}\n",
+                        "art.svg": GOOD_SVG})
+    preview = Preview(folder, Options())
+    preview.refresh()
+    shown = state(preview)
+    assert not shown["findings"]
+    (folder / "art.svg").write_text(GOOD_SVG[:-6])
+    server = PreviewServer(preview, 0, wait=0.5)
+    server.start()
+    try:
+        front = shown["decks"][0]["cards"][0]["front"]
+        status, headers, body = fetch(server, f"/face/{front}.png")
+        assert status == 200 and body.startswith(b"\x89PNG")
+        assert headers["Cache-Control"] == "no-store"  # drawn again once the file is good
+        status, _, body = fetch(server, f"/state.json?after={shown['version']}")
+        told = json.loads(body)["findings"]
+        assert [(f["code"], f["where"]) for f in told] == [("bad-image", "art.svg")]
+        fixed = (folder / "art.svg")
+        fixed.write_text(GOOD_SVG)
+        preview.refresh([fixed])
+        assert not state(preview)["findings"]
+        status, headers, body = fetch(server, f"/face/{front}.png")
+        assert status == 200 and headers["Cache-Control"] != "no-store"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_game_yaml_linked_out_of_the_folder_is_never_quoted(make_game, tmp_path):
+    folder = make_game()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:SECRET-OF-THE-MACHINE:/root:/bin/bash\n")
+    (folder / "game.yaml").unlink()
+    (folder / "game.yaml").symlink_to(secret)
+    preview = Preview(folder, Options())
+    preview.refresh()
+    assert b"SECRET" not in preview.state
+    assert [(f["code"], f["where"].endswith("tiny/game.yaml")) for f in state(preview)["findings"]] == [
+        ("file-outside-game", True)]

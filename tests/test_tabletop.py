@@ -192,3 +192,45 @@ def test_shelf_never_overlaps_and_wraps():
     centres = shelf(sizes, 14.0)
     assert centres[0] == (5.0, -3.5) and centres[1] == (12.5, -1.5)
     assert centres[2][1] < -7.0  # the next row starts below the tallest of the first
+
+
+@pytest.mark.parametrize("url", [" ", " https://example.org/", "https://example.org/a b/", "https://example.org/\x01",
+                                 "https://example.org/\u200b", "ftp://example.org/", "example.org/tts", "https://",
+                                 "http://[::1", "http://example.org:port/", "javascript:alert(1)"])
+def test_base_url_that_is_no_web_address_is_refused(make_game, tmp_path, url):
+    folder = make_game()
+    result = CliRunner().invoke(export_app, ["tts", str(folder), "--out", str(tmp_path / "out"), "--base-url", url])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: --base-url"), result.output
+    assert not (tmp_path / "out").exists()
+
+
+def peak_rss_of_export(game: Path, out: Path) -> int:
+    """Peak RSS (KiB) of `muster export tts` of `game` at 100 dpi, in a process of its own."""
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    process = subprocess.Popen([sys.executable, "-m", "generator", "export", "tts", str(game), "--out", str(out),
+                                "--dpi", "100", "--quiet"], cwd=repo, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(repo)})
+    _, status, usage = os.wait4(process.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, process.stderr.read().decode()
+    return usage.ru_maxrss
+
+
+def test_tts_export_holds_a_sheet_not_the_deck(tmp_path):
+    """Issue 23: every distinct card's image was held at once (1 MB a card at 300 dpi: 10,000 cards ran out of
+    memory). 180 distinct cards more (two sheets) may take the pixels of about a sheet more, not 180 cards'."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from synthetic import write_game
+
+    write_game(tmp_path / "few", 20)
+    write_game(tmp_path / "many", 200)
+    few = peak_rss_of_export(tmp_path / "few", tmp_path / "out")
+    many = peak_rss_of_export(tmp_path / "many", tmp_path / "out")
+    card = 248 * 347 * 3 / 1024  # KiB of one card's pixels at 100 dpi
+    assert many - few < 80 * card, (few, many)

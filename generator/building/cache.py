@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
 from ..core.bundle import fonts_dir, layouts_dir, profiles_dir
+from ..core.files import sha256
 from ..core.inputs import version_of
 
 
@@ -39,7 +41,19 @@ def _tree(digest, versions: list, root: Path, label: str) -> None:
     for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")):
         versions.append((path, version_of(path)))  # first: a save between this and the read below shows later
         digest.update(f"{label}/{path.relative_to(root).as_posix()}\0".encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        digest.update(_content_key(path))
+
+
+def _content_key(path: Path) -> bytes:
+    """What stands for a file's content in the key: a link's target by name, never read (the file it names is in
+    the tree itself, or outside the game, where nothing may be read); a file that cannot be read by the error
+    (the build says so); any other file by its sha256, read in blocks."""
+    if path.is_symlink():
+        return b"link\0" + os.fsencode(os.readlink(path))
+    try:
+        return bytes.fromhex(sha256(path))
+    except OSError as exc:
+        return f"unreadable\0{exc.errno}".encode()
 
 
 def inputs_of(game_root: Path, options: dict) -> Inputs:

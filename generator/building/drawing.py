@@ -45,14 +45,15 @@ def draw(messages: Iterator[Message], out: Path, options: Options, inputs: Input
     staging = Staging(out, plan.id)
     finished = (lambda built: done(built.file)) if done else (lambda built: None)
     try:
-        batches = {deck_id: _batches(messages, deck_id) for deck_id in plan.cards + plan.tokens}
-        decks, findings = draw_decks(plan, batches, staging.path, options, finished)
-        boards = _expect(messages, Boards)
-        drawn = draw_boards(plan.title, boards.prints, staging.path, options, finished)
-        rulebook = _expect(messages, Rulebook)
-        for typeset in rulebook.files:
-            staging.path(typeset.built.file).write_bytes(typeset.data)
-            finished(typeset.built)
+        with staging.writing():
+            batches = {deck_id: _batches(messages, deck_id) for deck_id in plan.cards + plan.tokens}
+            decks, findings = draw_decks(plan, batches, staging.path, options, finished)
+            boards = _expect(messages, Boards)
+            drawn = draw_boards(plan.title, boards.prints, staging.path, options, finished)
+            rulebook = _expect(messages, Rulebook)
+            for typeset in rulebook.files:
+                staging.path(typeset.built.file).write_bytes(typeset.data)
+                finished(typeset.built)
         built = in_order(decks, drawn, [typeset.built for typeset in rulebook.files])
         findings += boards.findings + rulebook.findings
         if has_errors(findings):

@@ -96,8 +96,13 @@ class FolderLock:
                 raise _refusal(folder, f"another build (pid {holder}) is writing into this folder; run again when "
                                       "it has finished", "output-locked") from None
             if os.fstat(handle).st_ino == _inode(self.path):
-                os.ftruncate(handle, 0)
-                os.write(handle, f"{os.getpid()}\n".encode("ascii"))
+                try:
+                    os.ftruncate(handle, 0)
+                    os.write(handle, f"{os.getpid()}\n".encode("ascii"))
+                except OSError as exc:  # a full disk, a file-size limit
+                    os.close(handle)
+                    self.path.unlink(missing_ok=True)
+                    raise _unwritable(folder, exc) from None
                 return handle
             os.close(handle)
         raise _refusal(folder, "could not lock this output folder: other builds keep taking it", "output-locked")

@@ -8,7 +8,8 @@ from contextlib import suppress
 from pathlib import Path
 
 from ..core.errors import Location, MusterError
-from ..core.files import atomic_target, atomic_write
+from ..core.files import atomic_target, atomic_write, writing
+from ..core.written import json_text
 from .folders import FolderLock, made
 
 
@@ -40,6 +41,15 @@ class Staging:
         self.pending.append((temporary, final))
         return temporary
 
+    def writing(self):
+        """A context in which a write into the folder that fails for want of room (core/files.writing) is said of
+        the file being written: the one the error names, else the last one asked for (files are written in turn)."""
+        return writing(self._being_written)
+
+    def _being_written(self, exc: OSError) -> Path:
+        named = {str(temporary): final for temporary, final in self.pending}.get(str(exc.filename))
+        return named or (self.pending[-1][1] if self.pending else self.folder)
+
     def commit(self, manifest: dict) -> None:
         previous = self.folder / "manifest.json"
         try:
@@ -61,7 +71,7 @@ class Staging:
         self.pending = []
         self.created = False
         with atomic_write(self.folder / "manifest.json") as target:
-            target.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            target.write_text(json_text(manifest, indent=2) + "\n", encoding="utf-8")
 
     def discard(self) -> None:
         for temporary, _ in self.pending:

@@ -59,6 +59,25 @@ def bleed(text: str) -> float:
     return value
 
 
+def base_url(text: str) -> str:
+    """An http(s) URL with a host, of printable characters without spaces: what TTS can fetch images from."""
+    import unicodedata
+    from urllib.parse import urlsplit
+
+    shown = text.encode("unicode_escape").decode("ascii")[:80]
+    if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+        raise MusterError(f"--base-url must not hold spaces or control characters, got '{shown}'", code="bad-url")
+    try:
+        url = urlsplit(text)
+        url.port  # noqa: B018 - read for its check: a port that is not a number is a ValueError
+    except ValueError:
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.hostname:
+        raise MusterError(f"--base-url must be an http:// or https:// URL with a host, got '{shown}'",
+                          code="bad-url")
+    return text
+
+
 def back_offset(text: str, duplex: str) -> tuple[float, float]:
     """Millimetres (x, y) from an option such as 1.5mm,-0.5mm or 0.5,0 (bare numbers in mm), each within
     MAX_BACK_OFFSET; refused with --duplex fold, where no page is a back."""

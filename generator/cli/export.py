@@ -98,6 +98,11 @@ def tts(
     numbers, and <game>.json, a saved object holding every deck, counter and board."""
     from ..formats.tabletop import export_saved_object
 
+    if base_url is not None:
+        try:
+            console.base_url(base_url)
+        except MusterError as exc:
+            console.fail(exc)
     _run(game, deck, variant, out, quiet, "tts", None,
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
          lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))

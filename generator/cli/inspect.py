@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import List, Optional
 
@@ -11,6 +10,7 @@ import typer
 from . import console
 from .app import GAMES, VARIANTS, Format, app
 from ..core.errors import MusterError, has_errors
+from ..core.written import json_text
 
 
 @app.command()
@@ -40,7 +40,7 @@ def validate(
             typer.echo(str(exc), err=True)
             unreadable += 1
     if format is Format.json:
-        typer.echo(json.dumps([f.as_dict() for f in findings], indent=2, ensure_ascii=False))
+        typer.echo(json_text([f.as_dict() for f in findings], indent=2))
     else:
         for finding in findings:
             typer.echo(str(finding))

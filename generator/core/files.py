@@ -1,22 +1,47 @@
-"""Files: written so that they are never seen half-written (beside their final name, then renamed), named only
-inside their folder, and fingerprinted."""
+"""Files: written so that they are never seen half-written (beside their final name, then renamed), a write that
+fails for want of room said in one line naming the file, named only inside their folder, and fingerprinted."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
-from .errors import MusterError
+from .errors import Location, MusterError
+
+
+# A write that fails for want of room: the disk or the user's quota is full, the file is over the process's file-size
+# limit (ulimit -f; SIGXFSZ ignored), the file system is read-only. The message is said after "cannot write: ".
+WRITE_FAILURES = {errno.ENOSPC: ("disk-full", "no space left on the device"),
+                  errno.EDQUOT: ("disk-full", "the disk quota is used up"),
+                  errno.EFBIG: ("output-too-large", "the file is over the file-size limit (ulimit -f)"),
+                  errno.EROFS: ("output-not-writable", "the file system is read-only")}
+
+
+@contextmanager
+def writing(target: Path | Callable[[OSError], Path]) -> Iterator[None]:
+    """A write in the block that fails for want of room (WRITE_FAILURES) made a MusterError naming `target` (or the
+    file `target(error)` names): whatever was being written is a temporary, removed as the block is left, so
+    nothing was changed. Any other OSError goes on as it is."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in WRITE_FAILURES:
+            raise
+        code, what = WRITE_FAILURES[exc.errno]
+        where = target(exc) if callable(target) else target
+        raise MusterError(f"cannot write: {what}; nothing was changed", Location(where), code=code) from None
 
 
 def atomic_target(final: Path) -> Path:
     """A temporary file beside `final`, to be renamed over it once complete."""
     final.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    with writing(final):  # no room left even for an empty file: no inode, or a full quota
+        handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     os.close(handle)
     mask = os.umask(0)
     os.umask(mask)
@@ -30,21 +55,26 @@ def atomic_write(final: Path) -> Iterator[Path]:
     it fails."""
     temporary = atomic_target(final)
     try:
-        yield temporary
-        os.replace(temporary, final)
+        with writing(final):
+            yield temporary
+            os.replace(temporary, final)
     finally:
         temporary.unlink(missing_ok=True)
 
 
 def confined(root: Path, name: str) -> Path:
-    """`name` resolved below `root`; absolute paths, '..' and links that lead outside are refused."""
+    """`name` resolved below `root`; absolute paths, '..', links that lead outside and loops of links are
+    refused."""
     if not isinstance(name, str) or not name or "\x00" in name:
         raise MusterError(f"expected a file name, got {name!r}", code="wrong-type")
     candidate = Path(name)
     if candidate.is_absolute():
         raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/", code="file-outside-game")
     base = root.resolve()
-    resolved = (base / candidate).resolve()
+    try:
+        resolved = (base / candidate).resolve()
+    except (RuntimeError, OSError):  # Python 3.11 says RuntimeError of a loop of links, later ones OSError (ELOOP)
+        raise MusterError(f"'{name}' is a loop of symbolic links", code="link-loop") from None
     if resolved != base and base not in resolved.parents:
         raise MusterError(f"'{name}' leads outside {root.name}/", code="file-outside-game")
     return resolved

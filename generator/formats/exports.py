@@ -17,12 +17,12 @@ import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..core.options import Options
 from ..core.units import CARD_SIZES, MM_PER, PT_PER_MM, parse_length
-from ..rendering.raster import png_bytes, rasterise_faces, write_face_pages
+from ..rendering.raster import FaceRaster, check_pixels, png_bytes, rasterise_faces, write_face_pages
 
 MM_PER_INCH = MM_PER["in"]
 DEFAULT_DPI = 300
@@ -88,17 +88,19 @@ def entries(deck, laid) -> list[Entry]:
     return result
 
 
-def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float) -> list[tuple[Entry, bytes, bytes]]:
+def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float) -> Iterator[tuple[Entry, bytes, bytes]]:
     """Each distinct card's front and back as PNGs of `size` pixels, cut at the trim (TTS tiles, VASSAL pieces),
-    drawn `reach` mm past it (the bleed it was laid out with); a card without a back of its own shows its front
-    on both sides."""
+    drawn `reach` mm past it (the bleed it was laid out with), one card at a time, in deck order: memory holds one
+    card, whatever the deck's size. A card without a back of its own shows its front on both sides."""
     rows = entries(deck, laid)
     backs = {row.number: row.front if row.back is None else row.back for row in rows}
-    wanted = {index: [size] for row in rows for index in (row.front, backs[row.number])}
-    drawn = {index: png_bytes(image, dpi) for (index, _), image in
-             rasterise_faces(laid.faces, wanted, deck.face_size, 0.0, reach, f"{game.title}: {deck.name}",
-                             deck.where)}
-    return [(row, drawn[row.front], drawn[backs[row.number]]) for row in rows]
+    check_pixels([size], deck.where)
+    with FaceRaster(laid.faces, {index for row in rows for index in (row.front, backs[row.number])},
+                    deck.face_size, 0.0, reach, f"{game.title}: {deck.name}") as raster:
+        for row in rows:
+            front = png_bytes(raster.image(row.front, size), dpi)
+            back = front if backs[row.number] == row.front else png_bytes(raster.image(backs[row.number], size), dpi)
+            yield row, front, back
 
 
 def board_image(game, board, dpi: int) -> tuple[bytes, tuple[int, int]]:
@@ -162,13 +164,13 @@ def write(staging, name: str, data: bytes, files: list[dict]) -> None:
 
 
 def cards_csv(rows: list[dict]) -> bytes:
-    """cards.csv of an export; text that a spreadsheet program would run as a formula is quoted."""
-    from ..reading.worksheets import formula_safe
+    """cards.csv of an export; text as every CSV Muster writes holds it (worksheets.csv_cell)."""
+    from ..reading.worksheets import csv_cell
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["number"], lineterminator="\n")
     writer.writeheader()
-    writer.writerows({key: formula_safe(value) if isinstance(value, str) else value for key, value in row.items()}
+    writer.writerows({key: csv_cell(value) if isinstance(value, str) else value for key, value in row.items()}
                      for row in rows)
     return buffer.getvalue().encode("utf-8")
 
@@ -268,11 +270,13 @@ def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
         with bar as chosen:
             for deck in chosen:
                 staging = stage(kind, deck.id)
-                staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
+                with staging.writing():
+                    staged[-1] = (staging, export(game, deck, laid[deck.id], staging))
         if finish is not None:
             exported = [(deck, *item) for deck, item in zip(decks, staged)]
             staging = stage(kind)
-            staged[-1] = (staging, finish(game, exported, staging))
+            with staging.writing():
+                staged[-1] = (staging, finish(game, exported, staging))
         for staging, item in staged:
             staging.commit(item.manifest)
     finally:

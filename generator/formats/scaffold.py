@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from ..core.errors import Location, MusterError
+from ..core.files import writing
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "new-game"
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -53,12 +54,17 @@ def new_game(name: str, parent: Path, title: str | None = None, source: Path | N
         Path(parent).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise MusterError(f"cannot create the folder: {exc.strerror}", Location(Path(parent))) from None
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".tmp", dir=parent))
     try:
-        if source is None:
-            _fill_template(staging, name, title)
-        else:
-            _copy_game(source, staging)
+        with writing(target):
+            staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".tmp", dir=parent))
+    except OSError as exc:
+        raise MusterError(f"cannot create the folder: {exc.strerror}", Location(Path(parent))) from None
+    try:
+        with writing(target):
+            if source is None:
+                _fill_template(staging, name, title)
+            else:
+                _copy_game(source, staging)
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(staging, 0o777 & ~mask)  # mkdtemp makes the folder private; a game folder is an ordinary one

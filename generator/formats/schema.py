@@ -11,7 +11,6 @@ deck sizes, text that does not fit).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from ..reading.spec import (
 )
 from ..core.model import Game, Trait, Vocabulary
 from ..core.files import atomic_write
+from ..core.written import json_text
 from ..core.units import CARD_SIZES, MM_PER, NUMBER, PAPER_NAMES
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -318,6 +318,6 @@ def write_schemas(out: Path, game: Game | None = None) -> list[Path]:
     for name, schema in schemas.items():
         target = out / name
         with atomic_write(target) as temporary:
-            temporary.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            temporary.write_text(json_text(schema, indent=2) + "\n", encoding="utf-8")
         written.append(target)
     return written

@@ -20,9 +20,10 @@ import yaml
 from ..core.errors import Finding, Location, MusterError, did_you_mean, display_path
 from ..core.files import atomic_write
 from ..core.model import Game
+from ..core.written import xml_text, yaml_comment
 from ..core.inputs import YAML
 from ..reading.sourcemap import Map, Seq, load_yaml
-from ..reading.worksheets import EMPTY_LIST, Cards, cards_from_sheet, formula_safe, read_sheet
+from ..reading.worksheets import EMPTY_LIST, Cards, cards_from_sheet, csv_cell, read_sheet
 
 FLOW_WIDTH = 118  # a card whose flow mapping fits on a line this long is written on one line, as the bundled decks are
 
@@ -44,7 +45,7 @@ _Dumper.add_representer(str, _text)
 def deck_yaml(cards: list[dict], comment: str = "") -> tuple[str, list[int]]:
     """A deck file holding `cards`, and the line each card starts on; a MusterError as soon as the file would be
     larger than Muster reads (core/inputs.py YAML), before the rest is written out."""
-    lines = [f"# {line}".rstrip() for line in comment.splitlines()] + ["cards:"]
+    lines = [f"# {yaml_comment(line)}".rstrip() for line in comment.splitlines()] + ["cards:"]
     starts = []
     size = sum(len(line) + 1 for line in lines)
     for card in cards:
@@ -211,13 +212,13 @@ def _export_value(value):
 
 
 def write_csv(header: list[str], rows: list[list[Any]], output: Path | None) -> None:
-    """The table as CSV (UTF-8, comma-separated) to `output`, atomically, or to standard output when None; text
-    that a spreadsheet program would run as a formula is quoted (worksheets.formula_safe)."""
+    """The table as CSV (UTF-8, comma-separated) to `output`, atomically, or to standard output when None; text as
+    every CSV Muster writes holds it (worksheets.csv_cell)."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
     for row in rows:
-        writer.writerow([formula_safe(v) if isinstance(v, str) else "" if v is None else
+        writer.writerow([csv_cell(v) if isinstance(v, str) else "" if v is None else
                          "true" if v is True else "false" if v is False else v for v in row])
     if output is None:
         import sys
@@ -236,20 +237,22 @@ def write_xlsx(header: list[str], rows: list[list[Any]], output: Path, title: st
 
     book = Workbook()
     sheet = book.active
-    sheet.title = re.sub(r"[\[\]:*?/\\]", "-", title)[:31] or "cards"
+    sheet.title = re.sub(r"[\[\]:*?/\\]", "-", xml_text(title))[:31] or "cards"
     for column, name in enumerate(header, 1):
-        sheet.cell(1, column, name).font = Font(bold=True)
+        sheet.cell(1, column, xml_text(name)).font = Font(bold=True)
     for number, row in enumerate(rows, 2):
         for column, value in enumerate(row, 1):
             if value is None:
                 continue
             cell = sheet.cell(number, column)
-            cell.value = value
+            cell.value = xml_text(value) if isinstance(value, str) else value  # a workbook is XML
             if isinstance(value, str):
                 cell.data_type = "s"  # text that starts with '=' stays text, never a formula
     sheet.freeze_panes = "B2"
     for column, name in enumerate(header, 1):
         widest = max([len(name)] + [len(str(row[column - 1])) for row in rows if row[column - 1] is not None])
         sheet.column_dimensions[get_column_letter(column)].width = min(60, max(6, widest + 2))
+    packed = io.BytesIO()  # openpyxl's own file, left to the garbage collector, would fail there on a full disk
+    book.save(packed)
     with atomic_write(Path(output)) as temporary:
-        book.save(temporary)
+        temporary.write_bytes(packed.getvalue())

@@ -15,13 +15,13 @@ are scaled from their millimetres through these, so they keep their printed prop
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from pathlib import Path
 from urllib.parse import quote
 
 from ..core.errors import MusterError
 from ..core.units import MM_PER
+from ..core.written import json_text
 from ..rendering.raster import png_bytes
 from .exports import DeckExport, board_image, write
 from .tts import TTS_MAX_PIXELS, tts_chunks
@@ -240,7 +240,7 @@ def export_saved_object(game, exported: list, staging, dpi: int, base_url: str |
     boards = board_images(game, staging, dpi, files)
     images = Images(staging.folder, base_url)
     document = saved_object(game, exported, boards, images)
-    write(staging, f"{game.id}.json", (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+    write(staging, f"{game.id}.json", (json_text(document, indent=2) + "\n").encode("utf-8"),
           files)
     write(staging, f"{game.id}.png", thumbnail(exported, [staged_file(staging, name) for _, name, _ in boards]),
           files)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..core.errors import MusterError
 from ..core.units import MM_PER
-from ..rendering.raster import png_bytes, rasterise_faces
+from ..rendering.raster import FaceRaster, check_pixels, png_bytes
 from .exports import DEFAULT_DPI, DeckExport, card_images, manifest, png_size, write
 
 MM_PER_INCH = MM_PER["in"]
@@ -73,33 +73,38 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     unique = len(set(backs)) > 1
     hidden = backs[0]  # shown by TTS for cards hidden in a hand: the deck's (first) back
     needed = set(laid.fronts) | (set(backs) if unique else set()) | {hidden}
-    images = {index: image for (index, _), image in  # distinct faces only: at most a few sheets' worth of pixels
-              rasterise_faces(laid.faces, {index: [grid.card] for index in needed}, deck.face_size, 0.0,
-                              TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}", deck.where)}
     real_dpi = round(grid.card[0] / deck.face_size[0] * MM_PER_INCH)  # recorded in the PNGs: the cards' own
-
-    def sheet(indices: list[int]) -> bytes:
-        canvas = Image.new("RGB", grid.size, "white")
-        for slot, index in enumerate(indices + [None] * (grid.columns * grid.rows - 1 - len(indices)) + [hidden]):
-            if index is not None:
-                x, y = (slot % grid.columns) * grid.card[0], (slot // grid.columns) * grid.card[1]
-                canvas.paste(images[index], (x, y))
-        return png_bytes(canvas, real_dpi)
-
+    check_pixels([grid.card], deck.where)
     files: list[dict] = []
     sheets = []
-    for number, chunk in enumerate(chunks, 1):
-        face_name = f"{deck.id}-faces-{number}.png"
-        write(staging, face_name, sheet([laid.fronts[i] for i in chunk]), files)
-        if unique:
-            back_name = f"{deck.id}-backs-{number}.png"
-            write(staging, back_name, sheet([backs[i] for i in chunk]), files)
-        else:
-            back_name = f"{deck.id}-back.png"
-        sheets.append({"face": face_name, "back": back_name, "columns": grid.columns, "rows": grid.rows,
-                       "cards": len(chunk), "card_pixels": list(grid.card), "sheet_pixels": list(grid.size)})
-    if not unique:
-        write(staging, f"{deck.id}-back.png", png_bytes(images[hidden], real_dpi), files)
+    with FaceRaster(laid.faces, needed, deck.face_size, 0.0, TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}") as raster:
+
+        def sheet(indices: list[int]) -> bytes:
+            """The sheet's PNG; each distinct face rasterised once and pasted into its slots, so that one face's
+            pixels and the sheet's are all it holds, however many cards the deck has."""
+            canvas = Image.new("RGB", grid.size, "white")
+            slots: dict[int, list[int]] = {}
+            for slot, index in enumerate(indices + [None] * (grid.columns * grid.rows - 1 - len(indices)) + [hidden]):
+                if index is not None:
+                    slots.setdefault(index, []).append(slot)
+            for index, places in slots.items():
+                image = raster.image(index, grid.card)
+                for slot in places:
+                    canvas.paste(image, ((slot % grid.columns) * grid.card[0], (slot // grid.columns) * grid.card[1]))
+            return png_bytes(canvas, real_dpi)
+
+        for number, chunk in enumerate(chunks, 1):
+            face_name = f"{deck.id}-faces-{number}.png"
+            write(staging, face_name, sheet([laid.fronts[i] for i in chunk]), files)
+            if unique:
+                back_name = f"{deck.id}-backs-{number}.png"
+                write(staging, back_name, sheet([backs[i] for i in chunk]), files)
+            else:
+                back_name = f"{deck.id}-back.png"
+            sheets.append({"face": face_name, "back": back_name, "columns": grid.columns, "rows": grid.rows,
+                           "cards": len(chunk), "card_pixels": list(grid.card), "sheet_pixels": list(grid.size)})
+        if not unique:
+            write(staging, f"{deck.id}-back.png", png_bytes(raster.image(hidden, grid.card), real_dpi), files)
     text = tts_text(game, deck, sheets, unique)
     write(staging, f"{deck.id}-tts.txt", text.encode("utf-8"), files)
     settings = {"dpi": dpi, "card_dpi": real_dpi, "unique_backs": unique, "sheets": sheets}

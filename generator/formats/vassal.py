@@ -285,7 +285,8 @@ def export_vassal(target, deck_ids, variants, out, progress=None) -> str:
     try:
         name = f"{game.id}.vmod"
         target_file = staging.path(name)
-        target_file.write_bytes(data)
+        with staging.writing():
+            target_file.write_bytes(data)
         staging.commit({"game": game.id, "export": "vassal", "muster": __version__, "vassal": VASSAL_VERSION,
                         "dpi": DPI, **held, "files": [{"file": name, "sha256": sha256(target_file)}]})
     finally:

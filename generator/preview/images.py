@@ -3,7 +3,9 @@ the face draws, so that a face drawn before is never rasterised again.
 
 A face is rasterised when the page first asks for its image, with the faces of its size waiting after it, drawn
 into one PDF and rasterised by pdfium (rendering/raster.py, as `muster export png` does); the browser asks for
-the images in view first (`loading="lazy"`). The cache forgets the faces used least recently first.
+the images in view first (`loading="lazy"`). The cache forgets the faces used least recently first. A face that
+cannot be drawn (an image it draws broken since it was laid out) is shown as a grey stand-in, and why is told to
+the session, which shows it with the findings.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import hashlib
 import pickle
 import threading
 from collections import OrderedDict
+from typing import Callable
 
 from ..core.display import Face, pack
+from ..core.errors import Finding, MusterError
 from ..rendering.raster import png_bytes, rasterise_faces
 
 DPI = 110  # a poker card is about 280 x 390 px: sharp on a laptop screen, small enough to send 500 at once
@@ -33,8 +37,10 @@ class FaceImages:
     it (the browser asks for the images in view first), so a deck of thousands is on the page at once and its
     faces are drawn as they are scrolled to. Counts how many were rasterised and how many keys reused."""
 
-    def __init__(self, limit: int = LIMIT):
+    def __init__(self, limit: int = LIMIT, told: Callable[[], None] = lambda: None):
         self.limit = limit
+        self.told = told  # called when a face could not be drawn: `problems` has a new finding
+        self.problems: dict[str, Finding] = {}  # per key of a face that could not be drawn, why; its PNG a stand-in
         self.keys: OrderedDict[tuple[Face, int], str] = OrderedDict()
         self.pngs: dict[str, bytes] = {}
         self.waiting: OrderedDict[str, tuple[Face, float, int]] = OrderedDict()  # keys given, PNGs not yet made
@@ -73,13 +79,21 @@ class FaceImages:
                 keys = list(self.waiting)
                 batch = [k for k in keys[keys.index(key):] if self._alike(self.waiting[k], face, bleed, dpi)][:BATCH]
                 faces = [self.waiting[k][0] for k in batch]
-            made = _rasterised(faces, bleed, dpi)
+            try:
+                made = _rasterised(faces, bleed, dpi)
+            except MusterError:  # one face of the batch cannot be drawn: each alone, to tell which
+                made = [_drawn_alone(face, bleed, dpi) for face in faces]
+            problems = {done: png for done, png in zip(batch, made) if isinstance(png, Finding)}
             with self.lock:
                 for done, png in zip(batch, made):
                     if self.waiting.pop(done, None) is not None:
-                        self.pngs[done] = png
+                        self.pngs[done] = _stand_in(faces[0], bleed, dpi) if done in problems else png
+                self.problems |= problems
                 self.rasterised += len(made)
-                return self.pngs.get(key)
+                png = self.pngs.get(key)
+        if problems:
+            self.told()
+        return png
 
     @staticmethod
     def _alike(waiting: tuple[Face, float, int], face: Face, bleed: float, dpi: int) -> bool:
@@ -97,6 +111,7 @@ class FaceImages:
             self.keys.clear()
             self.pngs.clear()
             self.waiting.clear()
+            self.problems.clear()
 
     def trim(self) -> None:
         """Forget the least recently used faces beyond the limit."""
@@ -105,12 +120,32 @@ class FaceImages:
                 _, key = self.keys.popitem(last=False)
                 self.pngs.pop(key, None)
                 self.waiting.pop(key, None)
+                self.problems.pop(key, None)
 
 
 def _rasterised(faces: list[Face], bleed: float, dpi: int) -> list[bytes]:
     """PNGs of `faces` (all of one size) at `dpi`, drawn into one PDF and rasterised by pdfium."""
     face = faces[0]
-    pixels = (round((face.width + 2 * bleed) / 25.4 * dpi), round((face.height + 2 * bleed) / 25.4 * dpi))
+    pixels = _pixels(face, bleed, dpi)
     made = dict(rasterise_faces(faces, {index: [pixels] for index in range(len(faces))}, (face.width, face.height),
                                 bleed, bleed, "preview"))
     return [png_bytes(made[(index, pixels)], dpi) for index in range(len(faces))]
+
+
+def _drawn_alone(face: Face, bleed: float, dpi: int) -> bytes | Finding:
+    """The PNG of one face, or why it cannot be drawn (an image it draws was broken since it was laid out)."""
+    try:
+        return _rasterised([face], bleed, dpi)[0]
+    except MusterError as exc:
+        return exc.finding(code="bad-image")
+
+
+def _stand_in(face: Face, bleed: float, dpi: int) -> bytes:
+    """What the page shows for a face that cannot be drawn: the face's size in plain grey."""
+    from PIL import Image
+
+    return png_bytes(Image.new("RGB", _pixels(face, bleed, dpi), "#c8c8c8"), dpi)
+
+
+def _pixels(face: Face, bleed: float, dpi: int) -> tuple[int, int]:
+    return round((face.width + 2 * bleed) / 25.4 * dpi), round((face.height + 2 * bleed) / 25.4 * dpi)

@@ -25,6 +25,16 @@ POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'sel
 PAGE = {"/": ("page.html", "text/html; charset=utf-8"), "/page.css": ("page.css", "text/css; charset=utf-8"),
         "/page.js": ("page.js", "text/javascript; charset=utf-8")}
 IMAGE = re.compile(r"/face/([0-9a-f]{24})\.png")
+VERSION = re.compile(r"[0-9]{1,18}", re.ASCII)  # a version: far below 2**63, and no other kind of digit
+
+
+def version_asked(query: str) -> int:
+    """The version a state request asks to be past (`after`, 0 when not given): ASCII digits, 18 at most, else a
+    ValueError (int() takes '²' and other digits, and refuses 5,000 of them with its own error)."""
+    after = parse_qs(query, keep_blank_values=True).get("after", ["0"])[-1]
+    if not VERSION.fullmatch(after):
+        raise ValueError(f"after={after[:20]!r}")
+    return int(after)
 
 
 def page_file(name: str) -> bytes:
@@ -41,16 +51,20 @@ class Handler(BaseHTTPRequestHandler):
         if not self._host_is_ours():  # another site's page resolving its own name to 127.0.0.1 (DNS rebinding)
             self._send(HTTPStatus.FORBIDDEN, b"forbidden\n", "text/plain; charset=utf-8")
             return
-        url = urlsplit(self.path)
+        try:
+            url = urlsplit(self.path)
+            after = version_asked(url.query) if url.path == "/state.json" else 0
+        except ValueError:  # any page can send anything: a bad request is answered as one
+            self._send(HTTPStatus.BAD_REQUEST, b"bad request\n", "text/plain; charset=utf-8")
+            return
         if url.path in PAGE:
             name, kind = PAGE[url.path]
             self._send(HTTPStatus.OK, page_file(name), kind)
         elif url.path == "/state.json":
-            after = parse_qs(url.query).get("after", ["0"])[0]
-            after_version = int(after) if after.isdigit() else 0
-            self._send(HTTPStatus.OK, self.server.preview.wait(after_version, self.server.wait), "application/json")
+            self._send(HTTPStatus.OK, self.server.preview.wait(after, self.server.wait), "application/json")
         elif (match := IMAGE.fullmatch(url.path)) and (png := self.server.preview.images.png(match[1])) is not None:
-            self._send(HTTPStatus.OK, png, "image/png", cache="max-age=31536000, immutable")
+            drawn = match[1] not in self.server.preview.images.problems  # a stand-in: asked for again
+            self._send(HTTPStatus.OK, png, "image/png", cache="max-age=31536000, immutable" if drawn else "no-store")
         else:
             self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 

@@ -1,8 +1,8 @@
 """One game being previewed: read, checked and laid out again after each save, its faces rasterised only when
 new, and the result published as a numbered state the page asks for.
 
-A save that breaks the game (a file that cannot be read, a layout that stops) does not blank the page: what was
-last drawn well stays, marked stale, under the errors; the next good save replaces it. Data with errors (a value
+A save that breaks the game (a file that cannot be read, a layout that stops, a game.yaml cut short in its decks)
+does not blank the page: what was last drawn well stays, marked stale, under the errors; the next good save replaces it. Data with errors (a value
 out of range) is still laid out, as far as its layouts can: the preview shows what the data would print.
 """
 
@@ -16,7 +16,7 @@ from typing import Iterable, NamedTuple
 
 from ..checking.data import check_data
 from ..core.display import Face
-from ..core.errors import Finding, MusterError
+from ..core.errors import Finding, MusterError, has_errors
 from ..core.model import Deck, Game
 from ..core.options import Options
 from ..layout.boards import lay_out_board
@@ -48,7 +48,7 @@ class Preview:
     def __init__(self, root: Path, options: Options):
         self.root = root
         self.options = options
-        self.images = FaceImages()
+        self.images = FaceImages(told=self._republish)
         self.layouts = CardLayouts()
         self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
         self.cards: dict[tuple, str] = {}  # per card key, image keys and findings, the card's entry as JSON
@@ -60,6 +60,7 @@ class Preview:
         self.boards: dict[str, dict] = {}  # per board, its last good entry
         self.seconds = 0.0  # how long the last refresh took
         self.findings: list[Finding] = []  # the last refresh's
+        self.published: tuple[str, list[Finding], bool] = (root.name, [], False)  # what _publish last had
 
     def refresh(self, changed: Iterable[Path] = ()) -> None:
         """Read, check and lay the game out again, rasterise new faces, and publish the result."""
@@ -111,6 +112,9 @@ class Preview:
             for face, key in keys.items():
                 self._outline(face, key)
             decks[deck.id] = Shown({**deck_entry(deck, self.options.bleed), "stale": False}, texts, list(keys.values()))
+        if has_errors(game.findings):  # a deck gone from a game.yaml that reads with errors (a save cut short)
+            decks |= {deck_id: old._replace(entry={**old.entry, "stale": True})
+                      for deck_id, old in self.decks.items() if deck_id not in decks}
         self.decks, self.cards = decks, cards
         return laid_out + self._lay_out_boards(game)
 
@@ -141,8 +145,15 @@ class Preview:
         """The keys of every face shown: the decks' and the boards'."""
         return [key for deck in self.decks.values() for key in deck.faces] + [b["image"] for b in self.boards.values()]
 
+    def _republish(self) -> None:
+        """The state published again: a face could not be drawn when the page asked for it."""
+        self._publish(*self.published)
+
     def _publish(self, title: str, findings: list[Finding], stale: bool) -> None:
-        """The next version of the state, and every page waiting for it woken."""
+        """The next version of the state, with the faces that could not be drawn, and every page waiting for it
+        woken."""
+        self.published = (title, findings, stale)
+        findings = findings + list(self.images.problems.values())
         boards = [{**entry, "stale": entry["stale"] or stale} for entry in self.boards.values()]
         decks = [(deck, deck.entry["stale"] or stale) for deck in self.decks.values()]
         stale = any(old for _, old in decks) or any(entry["stale"] for entry in boards)  # anything old: said on top

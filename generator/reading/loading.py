@@ -26,8 +26,12 @@ from .traits import read_traits, read_vocabularies
 def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     """The game at `name_or_path`, with the named variants switched on besides the game's defaults."""
     root = find_game(name_or_path).resolve()
-    data = load_yaml(root / "game.yaml")
     where = Location(root / "game.yaml", 1, 1)
+    try:  # the entry file is confined like every other: a link out of the folder is never read (nor quoted)
+        entry = confined(root, "game.yaml")
+    except MusterError as exc:
+        raise MusterError(exc.message, Location(root / "game.yaml"), code=exc.code) from None
+    data = load_yaml(entry)
     if not isinstance(data, Map):
         raise MusterError(f"expected a mapping at the top of game.yaml, got {describe(data)}", where, code="wrong-type")
     reader = Reader()

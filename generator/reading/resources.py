@@ -16,7 +16,7 @@ def find_game(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.is_file() and path.name == "game.yaml":
         return path.parent
-    if (path / "game.yaml").is_file():
+    if (path / "game.yaml").is_file() or (path / "game.yaml").is_symlink():  # a broken link: load_game says why
         return path
     bundled = bundled_games_dir() / str(name_or_path)
     if re.fullmatch(r"[A-Za-z0-9_-]+", str(name_or_path)) and (bundled / "game.yaml").is_file():

@@ -16,6 +16,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Game, Trait
+from ..core.written import xml_text
 from .kinds import BOOLEAN, INTEGER, describe
 from .sheetfiles import UNCOMPUTED, sheet_rows
 from .sourcemap import Map, Seq, MAX_NUMBER_CHARS
@@ -74,6 +75,12 @@ def formula_safe(text: str) -> str:
     carriage return (after any quotes), a quote goes before it, as OWASP's guidance on CSV injection says.
     Reading a sheet takes the quote off again (`unquoted`), so that an exported deck imports as it was."""
     return "'" + text if text.lstrip("'")[:1] in FORMULA_STARTS else text
+
+
+def csv_cell(text: str) -> str:
+    """`text` as every CSV file Muster writes holds it: what XML cannot hold made U+FFFD (core/written.py), then
+    formula_safe."""
+    return formula_safe(xml_text(text))
 
 
 def unquoted(text: str) -> str:

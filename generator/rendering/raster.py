@@ -82,24 +82,45 @@ def jpeg_bytes(image, dpi: int) -> bytes:
     return buffer.getvalue()
 
 
+def check_pixels(sizes, where: Location | None = None) -> None:
+    """Every pixel size held to MAX_RASTER_PIXELS, a MusterError at `where` (what sets the faces' size) when one is
+    over it: refused before pdfium takes 3 bytes a pixel, and Pillow as many."""
+    for width, height in sizes:
+        if width * height > MAX_RASTER_PIXELS:
+            raise MusterError(f"an image of {width:,} x {height:,} pixels is over the limit of {MAX_RASTER_PIXELS:,} "
+                              "(a lower --dpi makes it smaller)", where, code="raster-too-big")
+
+
+class FaceRaster:
+    """Faces drawn into one PDF in memory, then rasterised by pdfium one at a time, in any order, when asked for:
+    an export holds one face's pixels at a time, whatever the number of faces. Nothing is written outside the
+    output folder. A context manager: the document is closed at its end."""
+
+    def __init__(self, faces: list[Face], indices, size: tuple[float, float], bleed: float, reach: float, title: str):
+        order = sorted(indices)
+        self.pages = {index: page for page, index in enumerate(order)}
+        buffer = io.BytesIO()
+        write_face_pages(buffer, title, faces, order, size, bleed, reach)
+        self.raster = Raster(buffer.getvalue())
+
+    def image(self, index: int, pixels: tuple[int, int]):
+        """The face of index `index` as an RGB image of `pixels`."""
+        return self.raster.image(self.pages[index], *pixels)
+
+    def __enter__(self) -> FaceRaster:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.raster.close()
+
+
 def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]], size: tuple[float, float],
                     bleed: float, reach: float, title: str, where: Location | None = None
                     ) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
     """((face index, pixel size), image) for each face index at each pixel size asked for, one at a time (a
-    deck at 1200 dpi does not fit in memory as images). The faces are drawn into a PDF in memory, then pdfium
-    rasterises its pages: nothing is written outside the output folder. Every size is held to MAX_RASTER_PIXELS
-    first, a MusterError at `where` (what sets the faces' size) when one is over it."""
-    for width, height in {px for sizes in wanted.values() for px in sizes}:
-        if width * height > MAX_RASTER_PIXELS:  # refused before pdfium takes 3 bytes a pixel, and Pillow as many
-            raise MusterError(f"an image of {width:,} x {height:,} pixels is over the limit of {MAX_RASTER_PIXELS:,} "
-                              "(a lower --dpi makes it smaller)", where, code="raster-too-big")
-    order = sorted(wanted)
-    buffer = io.BytesIO()
-    write_face_pages(buffer, title, faces, order, size, bleed, reach)
-    raster = Raster(buffer.getvalue())
-    try:
-        for page, index in enumerate(order):
+    deck at 1200 dpi does not fit in memory as images), by face index; every size checked first (check_pixels)."""
+    check_pixels({px for sizes in wanted.values() for px in sizes}, where)
+    with FaceRaster(faces, wanted, size, bleed, reach, title) as raster:
+        for index in sorted(wanted):
             for px in dict.fromkeys(wanted[index]):
-                yield (index, px), raster.image(page, *px)
-    finally:
-        raster.close()
+                yield (index, px), raster.image(index, px)
