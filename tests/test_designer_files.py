@@ -4,8 +4,15 @@ exit codes as documented), `embed:` that leaves titles alone, and warnings accep
 
 from __future__ import annotations
 
+import zipfile
+from pathlib import Path
+
+from openpyxl import load_workbook
+from openpyxl.styles import PatternFill
+
 from generator.checking.data import check_data
 from generator.reading.loading import load_game
+from test_sheet_decks import HEADER, sheet_game
 from test_validation import game_with
 
 
@@ -27,3 +34,43 @@ def test_a_variant_with_an_unknown_trait_in_when_patches_no_card(make_game):
     game = load_game(folder)
     assert [(f.code, f.field) for f in game.findings] == [("unknown-trait", "variants.late.when.typ")]
     assert all(card.value("year") is None for card in game.decks["reds"].cards)
+
+
+# --- items 1 and 3: a formula's saved empty text is a value; a sheet's extent is its cells with data --------------
+
+def _rewrite(path: Path, old: str, new: str) -> None:
+    """An .xlsx with `old` replaced by `new` in its worksheets' XML: as another program would have saved it."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data.replace(old.encode(), new.encode()) if "worksheets/" in name else data)
+
+
+def test_a_formula_whose_saved_value_is_empty_text_is_an_empty_cell(make_game):
+    rows = [["Alpha", 1, 7, "L", "x"], ["Bravo", 2, 5, "U", "=IF(E3=\"x\",\"\",E3)"]]
+    folder = sheet_game(make_game, header=[*HEADER[:4], "Unit no"], rows=rows, cached={})
+    formula = '<f>IF(E3="x","",E3)</f><v></v>'
+    _rewrite(folder / "cards.xlsx", f'<c r="E3">{formula}', f'<c r="E3" t="str">{formula}')  # as Excel saves it
+    game = load_game(folder)
+    assert [f.code for f in game.findings] == []
+    assert [dict(card.traits).get("unit") for card in game.decks["reds"].cards] == ["x", None]
+    _rewrite(folder / "cards.xlsx", f'<c r="E3" t="str">{formula}', f'<c r="E3">{formula}')  # no value saved
+    (finding,) = load_game(folder).findings
+    assert (finding.code, finding.where.line, finding.where.column) == ("formula-without-value", 3, 5)
+
+
+def test_styled_empty_cells_past_the_limits_are_not_the_sheets_extent(make_game):
+    folder = sheet_game(make_game, header=HEADER[:4], rows=[["Alpha", 1, 7, "L"], ["Bravo", 2, 5, "U"]])
+    book = load_workbook(folder / "cards.xlsx")
+    for row in (1, 2, 3, 25_000):  # a style on whole rows, as writers save them
+        for column in (5, 600, 16_384):
+            book["Units"].cell(row, column).fill = PatternFill("solid", fgColor="FFFF00")
+    book.save(folder / "cards.xlsx")
+    game = load_game(folder)
+    assert [f.code for f in game.findings] == []
+    assert [card.title for card in game.decks["reds"].cards] == ["Alpha", "Bravo"]
+    book["Units"].cell(2, 600, "data")  # a value past the limit is still refused, at its cell
+    book.save(folder / "cards.xlsx")
+    (finding,) = load_game(folder).findings
+    assert (finding.code, finding.where.line, finding.where.column) == ("too-large", 2, 600)

@@ -66,7 +66,8 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     if not header_row:
         raise MusterError("the sheet is empty: expected a header row naming the card's keys (title, count, traits)",
                           Location(path), code="empty-sheet")
-    return Sheet(path, header_row, header, body)
+    width = max((len(cells) for _, cells in body), default=0)  # a column with values but no name is the header's
+    return Sheet(path, header_row, header + [None] * (width - len(header)), body)
 
 
 def formula_safe(text: str) -> str:
@@ -177,8 +178,8 @@ def _shown(name: str) -> str:
 
 
 def _cells(sheet: Sheet, header: Header, findings: list[Finding]) -> Iterator[tuple[int, dict[str, tuple[Any, int]]]]:
-    """(row number, key -> (cell, column)) for each row with a value; a value outside the named columns and a
-    formula saved without its value are findings."""
+    """(row number, key -> (cell, column)) for each row with a value; a formula saved without its value is a
+    finding."""
     for number, cells in sheet.rows:
         if all(_blank(c) for c in cells):
             continue
@@ -186,11 +187,9 @@ def _cells(sheet: Sheet, header: Header, findings: list[Finding]) -> Iterator[tu
         for column, cell in enumerate(cells, 1):
             key = header.keys.get(column)
             where = Location(sheet.path, number, column)
-            if key is None:
-                if not _blank(cell) and column > len(sheet.header):
-                    findings.append(Finding("error", where, "", f"a value outside the named columns: "
-                                            f"{_cell_text(cell)!r}", "unnamed-column"))
-            elif cell is UNCOMPUTED:
+            if key is None:  # a column not read; one with values but no name is the header's finding
+                continue
+            if cell is UNCOMPUTED:
                 findings.append(Finding("error", where, key, "a formula saved without its value (written by a "
                                         "program that does not compute formulas): open the file in a spreadsheet "
                                         "program and save it", "formula-without-value"))
