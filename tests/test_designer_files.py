@@ -10,6 +10,7 @@ from pathlib import Path
 from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
 
+from conftest import GAME_YAML
 from generator.checking.data import check_data
 from generator.reading.loading import load_game
 from test_sheet_decks import HEADER, sheet_game
@@ -74,3 +75,25 @@ def test_styled_empty_cells_past_the_limits_are_not_the_sheets_extent(make_game)
     book.save(folder / "cards.xlsx")
     (finding,) = load_game(folder).findings
     assert (finding.code, finding.where.line, finding.where.column) == ("too-large", 2, 600)
+
+
+# --- item 5: the same problem reads the same whatever the source; a header typo is one finding, with a hint -------
+
+def _deck_findings(make_game, deck_file: str, text: str) -> list[tuple[str, str, str]]:
+    folder = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", f"file: {deck_file}"), deck_file: text})
+    return [(f.code, f.field.rpartition(".")[2], f.message) for f in check_data(load_game(folder))]
+
+
+def test_a_bad_value_reads_the_same_in_a_sheet_and_in_yaml(make_game):
+    from_yaml = _deck_findings(make_game, "reds.yaml", "cards:\n  - {title: Alpha, type: L, force: 12, fronts: Q, "
+                                                       "count: 20000}\n  - {title: Bravo, type: U, force: 3, count: 2}\n")
+    from_sheet = _deck_findings(make_game, "reds.csv", "title,type,force,fronts,count\nAlpha,L,12,Q,20000\n"
+                                                       "Bravo,U,3,,2\n")
+    assert [code for code, _, _ in from_sheet] == ["out-of-range", "out-of-range", "unknown-code"]
+    assert from_sheet == from_yaml
+
+
+def test_a_header_typo_is_one_warning_with_a_hint_and_no_finding_per_card(make_game):
+    findings = _deck_findings(make_game, "reds.csv", "title,type,Forse,fronts\nAlpha,L,2,A\nBravo,U,3,E\nCharlie,U,1,W\n")
+    assert [(code, field) for code, field, _ in findings] == [("unknown-column", "")]
+    assert "'Forse' (did you mean 'force'?)" in findings[0][2]

@@ -147,8 +147,9 @@ def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[
     return source
 
 
-def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
-    """A spreadsheet's rows as card mappings, each value placed at its cell; None when it cannot be read."""
+def _sheet_cards(reader: Reader, path: Path, source: _Source) -> tuple[Seq, frozenset[str]] | None:
+    """A spreadsheet's rows as card mappings, each value placed at its cell, and the keys a column's name is a
+    typo for; None when it cannot be read."""
     try:
         sheet = read_sheet(path, source.sheet if path.suffix.lower() == ".xlsx" else None)
     except MusterError as problem:
@@ -156,7 +157,8 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
         return None
     header = read_header(sheet, source.traits, source.columns, source.ignore)
     reader.findings.extend(header.findings)
-    unknown = unknown_columns(sheet, header)
+    misspelt = header.misspelt((*RESERVED_CARD_KEYS, *source.traits))
+    unknown = unknown_columns(sheet, header, misspelt)
     if unknown:
         reader.findings.append(unknown)
     named = {str(cell).strip() for cell in sheet.header if cell is not None}
@@ -169,11 +171,12 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
         reader.error(Location(path, sheet.header_row, 1), "title", "no title column: name one Title or Name, or "
                      "map one (columns: {Header: title}); only a deck of tokens may go without", "missing-key")
         return None
-    return card_maps(sheet, header, source.traits, source.vocabularies, reader.findings)
+    return card_maps(sheet, header, source.traits, reader.findings), frozenset(misspelt.values())
 
 
-def _yaml_cards(reader: Reader, path: Path) -> Seq | None:
-    """A deck file's list of card mappings; None when the file cannot be read as one."""
+def _yaml_cards(reader: Reader, path: Path) -> tuple[Seq, frozenset[str]] | None:
+    """A deck file's list of card mappings (and no misspelt keys, which are a sheet's header's); None when the
+    file cannot be read as one."""
     try:
         data = load_yaml(path)
     except MusterError as problem:
@@ -183,15 +186,17 @@ def _yaml_cards(reader: Reader, path: Path) -> Seq | None:
         reader.error(Location(path, 1, 1), "cards", "expected a mapping with a list under 'cards'", "wrong-type")
         return None
     reader.keys(data, "", DECK_FILE)
-    return data["cards"]
+    return data["cards"], frozenset()
 
 
 def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card] | None:
     """The cards of one deck file; None when the file cannot be read as a list of cards at all."""
     sheet = path.suffix.lower() in SUFFIXES
-    raw_cards = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path)
-    if raw_cards is None:
+    read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path)
+    if read is None:
         return None
+    # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
+    raw_cards, misspelt = read
     traits = source.traits
     trait_names = tuple(traits)
     cards = []
@@ -209,7 +214,7 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
         count = reader.value(raw, _COUNT, field)
         designed = reader.value(raw, _DESIGNED, field)
         values = {}
-        invalid = set()
+        invalid = {key for key in misspelt if key not in raw}
         for name, trait in traits.items():
             if name in raw and raw[name] is not None:
                 try:
