@@ -13,6 +13,7 @@ from openpyxl.styles import PatternFill
 from conftest import GAME_YAML
 from generator.checking.data import check_data
 from generator.reading.loading import load_game
+from generator.reading.worksheets import cards_from_sheet, read_sheet
 from test_sheet_decks import HEADER, sheet_game
 from test_validation import game_with
 
@@ -97,3 +98,26 @@ def test_a_header_typo_is_one_warning_with_a_hint_and_no_finding_per_card(make_g
     findings = _deck_findings(make_game, "reds.csv", "title,type,Forse,fronts\nAlpha,L,2,A\nBravo,U,3,E\nCharlie,U,1,W\n")
     assert [(code, field) for code, field, _ in findings] == [("unknown-column", "")]
     assert "'Forse' (did you mean 'force'?)" in findings[0][2]
+
+
+# --- item 4: one row per copy ------------------------------------------------------------------------------------
+
+def test_identical_rows_of_a_title_are_copies_of_one_card(make_game, tmp_path):
+    rows = "title,type,force,fronts\nAlpha,L,2,A\nBravo,U,3,E\nBravo,U,3,E\n"
+    folder = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", "file: reds.csv"), "reds.csv": rows})
+    game = load_game(folder)
+    assert check_data(game) == []
+    assert [(c.title, c.count, c.where.line) for c in game.decks["reds"].cards] == [("Alpha", 1, 2), ("Bravo", 2, 3)]
+    sheet = tmp_path / "copies.csv"  # muster import groups them the same way
+    sheet.write_text("title,type,force,count\nAlpha,L,2,\nBravo,U,3,1\nBravo,U,3,\n", encoding="utf-8")
+    read = cards_from_sheet(read_sheet(sheet), game)
+    assert (read.cards, read.rows) == ([{"title": "Alpha", "type": "L", "force": 2},
+                                        {"title": "Bravo", "type": "U", "force": 3, "count": 2}], [2, 3])
+
+
+def test_rows_of_a_title_that_differ_are_an_error_naming_both_rows(make_game):
+    rows = "title,type,force,fronts\nAlpha,L,2,A\nBravo,U,3,E\nBravo,U,4,E\n"
+    folder = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", "file: reds.csv"), "reds.csv": rows})
+    (finding,) = check_data(load_game(folder))
+    assert (finding.code, finding.where.line, finding.related.line) == ("duplicate-title", 4, 3)
+    assert "(first at row 3)" in finding.message

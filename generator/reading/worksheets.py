@@ -252,6 +252,8 @@ def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True) -> Cards:
             continue
         result.cards.append(card)
         result.rows.append(number)
+    kept = merge_copies(result.cards)
+    result.cards, result.rows = [result.cards[i] for i in kept], [result.rows[i] for i in kept]
     return result
 
 
@@ -259,7 +261,7 @@ def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], finding
     """Each row of `sheet` as a card mapping for the loader, as a deck file's would be, each value placed at its
     cell and typed by its key's kind where the cell allows: the loader checks it as it checks a deck file's, so
     that the same problem reads the same whatever the source."""
-    cards = Seq()
+    rows = []
     for number, row in _cells(sheet, header, findings):
         card = Map()
         card.where = Location(sheet.path, number, 1)
@@ -271,9 +273,41 @@ def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], finding
                 findings.append(problem.finding("error", where, key))
                 continue
             card.key_where[key] = card.value_where[key] = where
+        rows.append(card)
+    cards = Seq()
+    for index in merge_copies(rows):
+        card = rows[index]
+        if "count" not in card.value_where:  # a count summed from rows that gave none: the first row's
+            card.key_where["count"] = card.value_where["count"] = card.where
         cards.append(card)
         cards.item_where.append(card.where)
     return cards
+
+
+def merge_copies(cards: list[dict]) -> list[int]:
+    """The indexes of the cards kept once rows listing copies one a row are merged: a row with the title and
+    every value but the count of an earlier row adds its count (1 when it has none) to that row's, and is
+    dropped. Rows of one title that differ in another value are all kept, for the check of titles to report."""
+    kept: list[int] = []
+    first: dict[str, int] = {}
+    for index, card in enumerate(cards):
+        title = card.get("title")
+        earlier = first.get(title) if isinstance(title, str) and title else None
+        if earlier is not None and _copies(cards[earlier], card):
+            cards[earlier]["count"] = cards[earlier].get("count", 1) + card.get("count", 1)
+            continue
+        if isinstance(title, str) and title:
+            first.setdefault(title, index)
+        kept.append(index)
+    return kept
+
+
+def _copies(card: dict, other: dict) -> bool:
+    """Whether two rows are copies of one card: every value but the count the same, and whole counts."""
+    counts = [row.get("count", 1) for row in (card, other)]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+        return False
+    return {k: v for k, v in card.items() if k != "count"} == {k: v for k, v in other.items() if k != "count"}
 
 
 def typed(key: str, cell, traits: Mapping[str, Trait], vocabularies: Mapping):
