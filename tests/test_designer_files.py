@@ -7,11 +7,13 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import yaml
 from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
 
 from conftest import GAME_YAML
 from generator.checking.data import check_data
+from generator.formats.spreadsheets import deck_table, import_deck, write_csv
 from generator.reading.loading import load_game
 from generator.reading.worksheets import cards_from_sheet, read_sheet
 from test_sheet_decks import HEADER, sheet_game
@@ -121,3 +123,21 @@ def test_rows_of_a_title_that_differ_are_an_error_naming_both_rows(make_game):
     (finding,) = check_data(load_game(folder))
     assert (finding.code, finding.where.line, finding.related.line) == ("duplicate-title", 4, 3)
     assert "(first at row 3)" in finding.message
+
+
+# --- item 2: a deck kept in a spreadsheet exports, and imports through its own column mapping ---------------------
+
+def test_a_sheet_deck_exports_and_imports_through_its_columns(make_game, tmp_path):
+    rows = [["Alpha", 1, 7, "L", "helper", "T-101"], ["Bravo", 2, "=B3+3", "U", "helper", "T-102"]]
+    folder = sheet_game(make_game, header=HEADER[:6], rows=rows)
+    header, table = deck_table(load_game(folder), "reds")
+    assert header == ["title", "count", "Kind", "Strength"]  # the deck's columns: names, helper columns left out
+    assert table == [["Alpha", 1, "L", 7], ["Bravo", 2, "U", 5]]
+    exported = tmp_path / "reds.csv"
+    write_csv(header, table, exported)
+    result = import_deck(folder / "cards.xlsx", folder, "reds", folder / "reds.yaml", sheet="Units")
+    assert result.output is not None and "unknown-key" not in [f.code for f in result.findings]
+    imported = import_deck(exported, folder, "reds", folder / "exported.yaml")
+    assert imported.output is not None and "unknown-key" not in [f.code for f in imported.findings]
+    assert yaml.safe_load((folder / "exported.yaml").read_text()) == yaml.safe_load((folder / "reds.yaml").read_text())
+    assert "{title: Bravo, count: 2, force: 5, type: U}" in (folder / "reds.yaml").read_text()

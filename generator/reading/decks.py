@@ -9,7 +9,7 @@ import dataclasses
 from pathlib import Path
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
-from ..core.model import Card, Deck, Grouping, frozen
+from ..core.model import Card, Deck, Grouping, SheetMapping, frozen
 from .kinds import describe
 from .reader import Reader, at, join
 from ..core.files import confined
@@ -36,9 +36,7 @@ class _Source:
     traits: dict
     vocabularies: dict
     titled: bool = True
-    sheet: str | None = None
-    columns: dict[str, str] = dataclasses.field(default_factory=dict)  # qualified: read_decks calls a local `field`
-    ignore: tuple[str, ...] = ()
+    mapping: SheetMapping = SheetMapping()
 
 
 def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
@@ -84,7 +82,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             size_where=at(body, "size"),
             component=component, face_size=face_size, shape=shape, packing=packing, safe=safe, complete=complete,
             paper=reader.value(body, DECK["paper"], field), orientation=orientation,
-            group=_grouping(reader, body, field, traits),
+            group=_grouping(reader, body, field, traits), mapping=source.mapping,
         )
     return result
 
@@ -127,13 +125,12 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
 def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[str]) -> _Source:
     """The deck's spreadsheet keys (sheet, columns, ignore) read into `source`; an error when they are given for
     a deck that has no spreadsheet to apply them to."""
-    source.sheet = reader.value(body, DECK["sheet"], field)
-    source.ignore = reader.value(body, DECK["ignore"], field)
     columns = reader.section(body, DECK["columns"], field)
     keys = (*RESERVED_CARD_KEYS, *source.traits)
+    mapped = {}
     for header, key in columns.items():
         if key in keys:
-            source.columns[str(header)] = key
+            mapped[str(header)] = key
         else:
             reader.error(columns.value_where[header], join(join(field, "columns"), header),
                          f"{describe(key)} is not a card key" + did_you_mean(key, keys, f" (the card keys: "
@@ -144,6 +141,8 @@ def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[
         if key in body and not applies:
             reader.error(at(body, key), join(field, key), f"applies to {what} deck file; this deck has none",
                          "key-conflict")
+    source.mapping = SheetMapping(reader.value(body, DECK["sheet"], field), frozen(mapped),
+                                  reader.value(body, DECK["ignore"], field))
     return source
 
 
@@ -151,18 +150,18 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> tuple[Seq, froz
     """A spreadsheet's rows as card mappings, each value placed at its cell, and the keys a column's name is a
     typo for; None when it cannot be read."""
     try:
-        sheet = read_sheet(path, source.sheet if path.suffix.lower() == ".xlsx" else None)
+        sheet = read_sheet(path, source.mapping.sheet if path.suffix.lower() == ".xlsx" else None)
     except MusterError as problem:
         reader.keep(problem, Location(path), "")
         return None
-    header = read_header(sheet, source.traits, source.columns, source.ignore)
+    header = read_header(sheet, source.traits, source.mapping.columns, source.mapping.ignore)
     reader.findings.extend(header.findings)
     misspelt = header.misspelt((*RESERVED_CARD_KEYS, *source.traits))
     unknown = unknown_columns(sheet, header, misspelt)
     if unknown:
         reader.findings.append(unknown)
     named = {str(cell).strip() for cell in sheet.header if cell is not None}
-    for name in source.columns:
+    for name in source.mapping.columns:
         if name not in named:
             reader.findings.append(Finding("warning", Location(path, sheet.header_row, 1), "",
                                            f"columns: no column '{name}' in the header row"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
-from ..core.model import Game, Trait
+from ..core.model import Game, SheetMapping, Trait
 from .sheetfiles import UNCOMPUTED, sheet_rows
 from .sourcemap import Map, Seq, MAX_NUMBER_CHARS
 from .spec import CARD, RESERVED_CARD_KEYS
@@ -221,11 +221,11 @@ class Cards:
         return sum(f.severity == "error" for f in self.findings)
 
 
-def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True) -> Cards:
+def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True, mapping: SheetMapping = SheetMapping()) -> Cards:
     """Each row of `sheet` as a card of `game`, for a deck file: values typed by their traits, problems placed at
-    row and column; a column the game has no key for is an error, as the deck file could not hold it. Without
-    `titled` (a deck of tokens), rows need no title."""
-    header = read_header(sheet, game.traits)
+    row and column; a column the game has no key for is an error, as the deck file could not hold it, unless the
+    deck's `mapping` maps or ignores it. Without `titled` (a deck of tokens), rows need no title."""
+    header = read_header(sheet, game.traits, mapping.columns, mapping.ignore)
     result = Cards([], [], header.columns, header.findings)
     keys = list(RESERVED_CARD_KEYS) + list(game.traits)
     for column, name in header.unknown:
