@@ -16,7 +16,8 @@ from generator.checking.data import check_data
 from generator.formats.spreadsheets import deck_table, import_deck, write_csv
 from generator.reading.loading import load_game
 from generator.reading.worksheets import cards_from_sheet, read_sheet
-from test_sheet_decks import HEADER, sheet_game
+from hostile_run import muster
+from test_sheet_decks import HEADER, SHEET_DECK, sheet_game
 from test_validation import game_with
 
 
@@ -141,3 +142,25 @@ def test_a_sheet_deck_exports_and_imports_through_its_columns(make_game, tmp_pat
     assert imported.output is not None and "unknown-key" not in [f.code for f in imported.findings]
     assert yaml.safe_load((folder / "exported.yaml").read_text()) == yaml.safe_load((folder / "reds.yaml").read_text())
     assert "{title: Bravo, count: 2, force: 5, type: U}" in (folder / "reds.yaml").read_text()
+
+
+# --- item 9: tabs are named; an unreadable deck file exits 2, as documented ----------------------------------------
+
+def test_a_tab_in_yaml_is_named(make_game):
+    folder = make_game({"reds.yaml": "cards:\n\t- {title: Alpha, type: L, force: 2}\n"})
+    (finding,) = load_game(folder).findings
+    assert (finding.code, finding.where.line, finding.where.column) == ("yaml-syntax", 2, 1)
+    assert "a tab" in finding.message and "cannot start any token" not in finding.message
+
+
+def test_an_unreadable_deck_file_exits_2_with_every_finding(make_game):
+    folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2\n",
+                        "game.yaml": GAME_YAML + "  - name: broken\n    max_copies: 1\n    when: {typ: [O]}\n"})
+    for command in (("validate", "tiny"), ("build", "tiny", "--out", "out"), ("export", "pdf", "tiny")):
+        run = muster(*command, cwd=folder.parent)
+        assert run.code == 2, run
+        assert "reds.yaml:3:1: error" in run.output and "rules[1].when.typ" in run.output, run  # both reported
+    folder = sheet_game(make_game, header=HEADER[:4], rows=[["Alpha", 1, 7, "L"]],
+                        deck=SHEET_DECK.replace("sheet: Units", "sheet: Unit"))
+    run = muster("validate", folder.name, cwd=folder.parent)
+    assert run.code == 2 and "no worksheet 'Unit'" in run.output, run
