@@ -164,3 +164,16 @@ def test_an_unreadable_deck_file_exits_2_with_every_finding(make_game):
                         deck=SHEET_DECK.replace("sheet: Units", "sheet: Unit"))
     run = muster("validate", folder.name, cwd=folder.parent)
     assert run.code == 2 and "no worksheet 'Unit'" in run.output, run
+
+
+# --- item 8: a data error does not hide the rulebook's ---------------------------------------------------------------
+
+def test_a_rule_error_and_a_rulebook_error_are_reported_in_one_run(make_game):
+    folder = make_game({"game.yaml": GAME_YAML + "  - name: broken\n    max_copies: 1\n    when: {typ: [O]}\n"
+                                                 "rulebook: {file: rules.md}\n",
+                        "rules.md": "# Rules\n\nPlay {{ game.title\n"})
+    for command in (("validate", "tiny"), ("build", "tiny", "--out", "out")):
+        run = muster(*command, cwd=folder.parent)
+        assert run.code == 1, run
+        assert "game.yaml:" in run.output and "rules[1].when.typ" in run.output, run
+        assert "rules.md:3:" in run.output, run

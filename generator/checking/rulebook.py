@@ -19,18 +19,19 @@ _CELL_MARKUP = re.compile(r"[*_`†‡§]+")
 _LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 
 
-def check_rulebook(game: Game) -> list[Finding]:
-    """The rulebook's findings: errors rendering its text, else the cards its card reference lacks."""
-    return [] if game.rulebook is None else rendered_findings(game, render_text(game))
+def check_rulebook(game: Game, cards: bool = True) -> list[Finding]:
+    """The rulebook's findings: errors rendering its text, else the cards its card reference lacks. Without
+    `cards` (the game's data has errors, so its cards are not all there), only what its text alone shows."""
+    return [] if game.rulebook is None else rendered_findings(game, render_text(game), cards)
 
 
-def rendered_findings(game: Game, rules: RulesText) -> list[Finding]:
-    """The findings of rendering the rulebook's text, else its images', its missing glyphs' and the cards its card
-    reference lacks."""
+def rendered_findings(game: Game, rules: RulesText, cards: bool = True) -> list[Finding]:
+    """The findings of rendering the rulebook's text, else its images', its missing glyphs' and (with `cards`)
+    the faces it shows and the cards its card reference lacks."""
     if has_errors(rules.findings):
         return rules.findings
-    return (rules.findings + image_findings(game, rules.markdown) + glyph_findings(game, rules.markdown)
-            + face_findings(game, rules.markdown) + coverage(game, rules.markdown))
+    text = rules.findings + image_findings(game, rules.markdown) + glyph_findings(game, rules.markdown)
+    return text + face_findings(game, rules.markdown) + coverage(game, rules.markdown) if cards else text
 
 
 HEADING_FONTS = {"# ": "display-bold", "## ": "display-bold"}  # as rendering/rulebook_pdf.py sets chapters
