@@ -11,7 +11,10 @@ import yaml
 from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
 
-from conftest import GAME_YAML
+from conftest import FACE_YAML, GAME_YAML
+from generator.building.kit import build_game
+from generator.core.options import Options
+from pdfcheck import page_text
 from generator.checking.data import check_data
 from generator.formats.spreadsheets import deck_table, import_deck, write_csv
 from generator.reading.loading import load_game
@@ -177,3 +180,18 @@ def test_a_rule_error_and_a_rulebook_error_are_reported_in_one_run(make_game):
         assert run.code == 1, run
         assert "game.yaml:" in run.output and "rules[1].when.typ" in run.output, run
         assert "rules.md:3:" in run.output, run
+
+
+# --- item 7: embed: applies to the text fields, never to a title ---------------------------------------------------
+
+def test_embed_makes_icons_in_text_fields_and_leaves_titles_alone(make_game, tmp_path):
+    face = FACE_YAML + ('  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: "{{ card.text }}", size: 9}\n'
+                        '  - {kind: text, x: 4, y: 20, w: 55, h: 10, text: "Gold rush", size: 9}\n')
+    folder = make_game({"game.yaml": GAME_YAML.replace("card: {size: poker}", "card: {size: poker}\nembed: {Gold: star}"),
+                        "face.yaml": face,
+                        "reds.yaml": "cards:\n  - {title: Gold Mine, type: L, force: 2, text: Gain 1 Gold.}\n"
+                                     "  - {title: Bravo, type: U, force: 3, count: 2, text: Gold}\n"})
+    build_game(load_game(folder), tmp_path / "out", Options())
+    text = page_text(tmp_path / "out" / "tiny" / "cards-reds.pdf", 0)
+    assert "Gold Mine" in text and "Gold rush" in text  # the title, and a layout's own words, as written
+    assert "Gain 1 ★." in text and "Gain 1 Gold" not in text  # the text field's word, as its icon

@@ -295,7 +295,7 @@ class Game:
     tables: Mapping[str, tuple] = field(default_factory=dict)
     rulebook: Rulebook | None = None
     fonts: FontBook | None = None  # the bundled fonts with the game's own; None: the bundled ones
-    embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, wherever text is set
+    embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, in text fields
     shop: str = ""  # the print shop whose profile `muster export shop` uses when none is named
 
 

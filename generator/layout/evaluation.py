@@ -26,7 +26,7 @@ class Evaluator:
         self.layout = layout
         self.field = field
         self.colours = game.colours
-        self.canvas = Canvas(size, bleed, game.root, dict(game.icons), game.embed)
+        self.canvas = Canvas(size, bleed, game.root, dict(game.icons))
         self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
         self.fields = [[k for k in FIELDS[e.kind] if k in e.fields or k in DEFAULTS] for e in layout.elements]
         self.repeated: dict[int, Any] = {}  # per element with `repeat:`, a template of its values, run per item
