@@ -4,6 +4,7 @@ exit codes as documented), `embed:` that leaves titles alone, and warnings accep
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import yaml
 from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
 
-from conftest import FACE_YAML, GAME_YAML
+from conftest import FACE_YAML, GAME_YAML, REPO
+from generator.checking import check_game
 from generator.building.kit import build_game
 from generator.core.options import Options
 from pdfcheck import page_text
@@ -195,3 +197,48 @@ def test_embed_makes_icons_in_text_fields_and_leaves_titles_alone(make_game, tmp
     text = page_text(tmp_path / "out" / "tiny" / "cards-reds.pdf", 0)
     assert "Gold Mine" in text and "Gold rush" in text  # the title, and a layout's own words, as written
     assert "Gain 1 ★." in text and "Gain 1 Gold" not in text  # the text field's word, as its icon
+
+
+# --- item 10: a warning accepted for one element; rotated text checked; lists of titles; token counts ---------------
+
+SMALL = "  - {kind: text, x: 4, y: 60, w: 55, h: 10, text: 'fine print', size: 4%s}\n"
+
+
+def _small_text(make_game, *elements: str) -> list:
+    folder = make_game({"face.yaml": FACE_YAML + "".join(elements)})
+    return [f for f in check_game(load_game(folder)) if f.code == "text-too-small"]
+
+
+def test_accept_silences_a_warning_for_its_element_only(make_game):
+    assert len(_small_text(make_game, SMALL % "")) == 2  # each card
+    assert _small_text(make_game, SMALL % ", accept: [text-too-small]") == []
+    other = SMALL.replace("y: 60", "y: 70").replace("fine print", "other print") % ""
+    found = _small_text(make_game, SMALL % ", accept: [text-too-small]", other)
+    assert {f.where.line for f in found} == {2, 3} and all("other print" in f.message for f in found)  # each card
+    assert all(f.related.line == 6 for f in found)  # at the element that did not accept it, in face.yaml
+
+
+def test_accept_names_only_warnings_an_element_may_accept(make_game):
+    folder = make_game({"face.yaml": FACE_YAML + SMALL % ", accept: [text-overflow]"})
+    assert [(f.code, f.where.line) for f in check_game(load_game(folder)) if f.severity == "error"][:1] == [
+        ("bad-value", 5)]
+
+
+def test_rotated_text_is_checked_for_small_text(make_game):
+    found = _small_text(make_game, SMALL % ", rotate: 90")
+    assert len(found) == 2 and "fine print" in found[0].message
+
+
+def test_a_comma_separated_list_of_titles_is_a_card_reference(make_game):
+    rules = "# Rules\n\n# Card reference\n\n- Alpha, Bravo\n"
+    folder = make_game({"game.yaml": GAME_YAML + "rulebook: {file: rules.md}\n", "rules.md": rules})
+    assert [f.code for f in check_game(load_game(folder))] == []
+    (folder / "rules.md").write_text(rules.replace("Bravo", "Charlie"))
+    assert [f.code for f in check_game(load_game(folder))] == ["card-not-listed"]
+
+
+def test_the_manifest_counts_the_pieces_of_a_tokens_file(tmp_path):
+    build_game(load_game(REPO / "decks" / "europe-1939"), tmp_path, Options())
+    manifest = json.loads((tmp_path / "europe-1939" / "manifest.json").read_text())
+    (tokens,) = [entry for entry in manifest["files"] if entry["file"] == "tokens.pdf"]
+    assert tokens["cards"] == sum(tokens["decks"].values()) == manifest["decks"]["counters"]["cards"] == 13

@@ -118,14 +118,19 @@ def coverage(game: Game, text: str) -> list[Finding]:
 
 
 def listed_titles(text: str) -> set[str]:
-    """What the rendered Markdown lists: every table cell and every list item, markup stripped and the entities
+    """What the rendered Markdown lists: every table cell and every list item (up to its first colon, bracket or
+    dash), each whole and each of its comma-separated titles (`Alpha, Bravo`), markup stripped and the entities
     its template escaped the printed values with read back."""
-    entries = set()
+    entries = []
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("|"):
-            entries.update(_CELL_MARKUP.sub("", cell).strip() for cell in stripped.strip("|").split("|"))
+            entries.extend(stripped.strip("|").split("|"))
         elif _LIST_ITEM.match(stripped):
-            item = _LIST_ITEM.sub("", stripped)
-            entries.add(_CELL_MARKUP.sub("", re.split(r"[:(—–]| - ", item)[0]).strip())
-    return {html.unescape(entry) for entry in entries}
+            entries.append(re.split(r"[:(—–]| - ", _LIST_ITEM.sub("", stripped))[0])
+    listed = set()
+    for entry in entries:
+        entry = html.unescape(_CELL_MARKUP.sub("", entry))  # unescaped first: an entity may stand for a comma
+        listed.add(entry.strip())
+        listed.update(part.strip() for part in entry.split(","))
+    return listed

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout.files import CHOICES, COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
+from ..layout.findings import ACCEPTABLE
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
     BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
@@ -293,6 +294,8 @@ def layout_schema() -> dict:
         "name": {"type": "string", "pattern": LET_NAME},
         "angle": {"anyOf": [{"enum": [0, 90, 180, 270]}, _ref("template")],
                   "description": "Degrees clockwise about the centre of the element's box."},
+        "codes": {"type": "array", "items": {"enum": list(ACCEPTABLE)},
+                  "description": "Warnings accepted for this element only: [text-too-small]."},
     }
     kinds = []
     for kind, fields in FIELDS.items():

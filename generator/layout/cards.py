@@ -15,7 +15,7 @@ from ..core import sandbox
 from .context import card_context, deck_context
 from .evaluation import Evaluator
 from .files import DEFAULTS, find_layout, read_layout
-from .findings import attempt, bleed_gaps, filed, text_findings
+from .findings import VALIDATE_ONLY, attempt, bleed_gaps, filed, text_findings
 
 BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out
 
@@ -128,6 +128,7 @@ def _lay_out_card(card: Card, game: Game, shared: dict, warnings: bool, evaluato
     drawn = []
     for which, evaluator in evaluators.items():
         face, found = evaluator.face(context, partial(_drawing, which, card))
+        found = [f for f in found if warnings or f.code not in VALIDATE_ONLY]
         if found:
             batch.findings.extend(filed(found, card.where, field, label))
         batch.findings.extend(text_findings(face, safe, card.where, field, f"{label} ({which})", warnings))

@@ -13,6 +13,7 @@ from ..core import sandbox
 from .coercion import coerce
 from .elements import ELEMENTS, Canvas
 from .files import DEFAULTS, FIELDS, NAME, Element, Layout, Value
+from .findings import small_text
 
 MAX_REPEAT = 2000
 RECORD, UNIT = "\x1e", "\x1f"  # separators of the values a layout's one template writes
@@ -166,6 +167,8 @@ class Evaluator:
     def _draw(self, element: Element, values: dict, context: dict, found: list[Finding]) -> list:
         """The element's items, turned about the centre of its box when it has `rotate:`."""
         drawn = ELEMENTS[element.kind](values, element, self.canvas, found)
+        accept = element.fields.get("accept")
+        found.extend(small_text(drawn, element.where, accept.raw if accept else ()))
         if "rotate" not in element.fields or not drawn:
             return drawn
         raw = element.fields["rotate"].raw

@@ -14,12 +14,14 @@ from ..core.files import confined
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.inputs import per_version
 from ..reading.sourcemap import Map, Seq, load_yaml
+from .findings import ACCEPTABLE
 
 CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page
 CALIBRATION_BACK = "calibration-back.yaml"  # and of its back: the duplex calibration's reading side
 
 LAYOUT_KEYS = ("elements", "let", "description")
-COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name", "rotate": "angle"}
+COMMON = {"kind": "choice", "when": "condition", "repeat": "condition", "as": "name", "rotate": "angle",
+          "accept": "codes"}
 ROTATABLE = ("text", "paragraph", "image", "box")
 FIELDS: dict[str, dict[str, str]] = {
     "box": {"x": "length", "y": "length", "w": "length", "h": "length", "fill": "colour", "stroke": "colour",
@@ -136,6 +138,10 @@ def _element(index: int, raw, where: Location) -> Element:
     for key in REQUIRED[kind]:
         if key not in raw:
             raise MusterError(f"elements[{index}]: a {kind} needs '{key}'", where, code="missing-key")
+    accept = raw.get("accept", [])
+    if not isinstance(accept, list) or not all(code in ACCEPTABLE for code in accept):
+        raise MusterError(f"elements[{index}].accept: expected a list of the warnings an element may accept "
+                          f"({', '.join(ACCEPTABLE)}), got {accept!r}", raw.value_where["accept"], code="bad-value")
     if "rotate" in raw and kind not in ROTATABLE:
         raise MusterError(f"elements[{index}]: a {kind} cannot be rotated (only {', '.join(ROTATABLE)})",
                           raw.key_where["rotate"], code="layout-error")
