@@ -106,10 +106,11 @@ def has_errors(findings) -> bool:
     return any(f.severity == "error" for f in findings)
 
 
-# Findings about an input that could not be read at all (a deck file's YAML syntax, a missing file or worksheet):
-# reported with the run's other findings, but the exit status is that of unreadable input, as documented.
-UNREADABLE = frozenset({"yaml-syntax", "missing-file", "unknown-sheet", "unreadable", "bad-encoding",
-                        "unsupported-file", "empty-sheet"})
+# Findings about a file that could not be read at all (a deck file's YAML syntax, a sheet's missing worksheet or
+# broken zip): reported with the run's other findings, but the exit status is that of unreadable input, as
+# documented. A missing file named in game.yaml stays a validation error (exit 1), as it has been.
+UNREADABLE = frozenset({"yaml-syntax", "unknown-sheet", "unreadable", "bad-encoding", "unsupported-file",
+                        "empty-sheet"})
 
 
 def exit_status(findings) -> int:
