@@ -277,7 +277,7 @@ def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], finding
     cards = Seq()
     for index in merge_copies(rows):
         card = rows[index]
-        if "count" not in card.value_where:  # a count summed from rows that gave none: the first row's
+        if "count" in card and "count" not in card.value_where:  # summed from rows that gave none: the first row's
             card.key_where["count"] = card.value_where["count"] = card.where
         cards.append(card)
         cards.item_where.append(card.where)
@@ -285,7 +285,7 @@ def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], finding
 
 
 def merge_copies(cards: list[dict]) -> list[int]:
-    """The indexes of the cards kept once rows listing copies one a row are merged: a row with the title and
+    """The indexes of the cards kept once rows listing a card's copies one a row are merged: a row with the title and
     every value but the count of an earlier row adds its count (1 when it has none) to that row's, and is
     dropped. Rows of one title that differ in another value are all kept, for the check of titles to report."""
     kept: list[int] = []
