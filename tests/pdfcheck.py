@@ -76,7 +76,8 @@ def read_back(pdf, page_index: int) -> str:
         text = page.get_textpage()
         marks = []  # (middle of its line, left, character)
         for index in range(text.count_chars()):
-            character = text.get_text_range(index, 1)
+            # pdfium reads a hyphen that ends a line as U+FFFE, its mark of a word broken there: it is the hyphen
+            character = text.get_text_range(index, 1).replace("\ufffe", "-")
             if character.strip():
                 left, bottom, right, top = text.get_charbox(index, loose=True)
                 marks.append(((bottom + top) / 2, left, character))

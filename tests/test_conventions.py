@@ -96,7 +96,7 @@ def test_a_game_name_that_does_not_exist_suggests_the_nearest():
 def test_a_yaml_mistake_names_where_it_was_found_and_what_was_left_open(make_game):
     folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: U, force: 2\n  - {title: Bravo, type: U, force: 3}\n"})
     result = runner.invoke(app, ["validate", str(folder)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # unreadable input, as the README says
     errors = [line for line in result.output.splitlines() if ": error: " in line]
     assert errors == [f"{folder / 'reds.yaml'}:3:5: error: YAML syntax: did not find expected ',' or '}}' "
                       "(inside a flow mapping opened at line 2, column 5)"], result.output

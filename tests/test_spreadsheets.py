@@ -55,7 +55,7 @@ def test_europe_germans_round_trip(tmp_path, suffix):
     assert (result.cards, result.copies) == (56, 56)
     assert cards_of(load_game(game).decks["germans"]) == cards_of(original.decks["germans"])
     text = (game / "germans.yaml").read_text()
-    assert "  - {title: Jet Fighters, type: U, force: 2, fronts: [A], year: 1944+}\n" in text  # codes as lists
+    assert "  - {title: Jet Fighters, type: U, force: 2, fronts: A, year: 1944+}\n" in text  # codes as written
     assert "    fronts: []\n" in text  # Speer: present, but no fronts
 
 
@@ -132,8 +132,8 @@ def test_cells_are_typed_by_trait(tmp_path, make_game):
     read = cards_from_sheet(read_sheet(sheet), load_game(game))
     assert read.findings == []
     assert read.cards == [
-        {"title": "Alpha", "force": 2, "fronts": ["A"], "year": 1944, "elite": True, "weight": 2.5, "text": "007", "count": 1},
-        {"title": "Bravo", "force": 3, "fronts": ["E", "W"], "year": "1944+", "elite": False, "weight": 3, "text": "yes", "count": 2},
+        {"title": "Alpha", "force": 2, "fronts": "A", "year": 1944, "elite": True, "weight": 2.5, "text": "007", "count": 1},
+        {"title": "Bravo", "force": 3, "fronts": "E, W", "year": "1944+", "elite": False, "weight": 3, "text": "yes", "count": 2},
     ]
     text, starts = deck_yaml(read.cards)
     assert yaml.safe_load(text) == {"cards": read.cards}  # "007" and "yes" stay text

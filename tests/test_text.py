@@ -16,6 +16,7 @@ from generator.building.kit import build_game
 from generator.checking import check_game
 from generator.core.display import Face, Picture, Run
 from generator.core.errors import Location
+from generator.core.inline import marked
 from generator.core.model import Icon
 from generator.core.options import Options
 from generator.layout import elements
@@ -39,10 +40,11 @@ def wood(tmp_path_factory) -> Path:
 
 def card_text(text: str, root: Path, embed: dict | None = None, font: str = "text", w: float = 50.0,
               size: float = 9.0, found: list | None = None) -> list:
-    """The display items of a paragraph element setting `text` (the game's icons: star, a glyph; wood, an image)."""
+    """The display items of a paragraph element setting `text` (the game's icons: star, a glyph; wood, an image),
+    its `embed` words made icons as they are in a card's text field."""
     icons = {"star": STAR, "wood": Icon("wood", None, "text", None, root / "wood.png")}
-    canvas = elements.Canvas((63.0, 88.0), 3.0, root, icons, embed or {})
-    values = {"text": text, "font": font, "colour": "#000000", "x": 5.0, "y": 5.0, "w": w, "h": 78.0,
+    canvas = elements.Canvas((63.0, 88.0), 3.0, root, icons)
+    values = {"text": marked(text, embed or {}), "font": font, "colour": "#000000", "x": 5.0, "y": 5.0, "w": w, "h": 78.0,
               "size": size, "min_size": 3.0, "leading": 1.2, "valign": "top", "align": "left"}
     element = Element("paragraph", {}, Location(root / "face.yaml", 7, 5))
     found = [] if found is None else found

@@ -11,7 +11,7 @@ from typing import Callable
 
 from .cache import Inputs, inputs_of, is_fresh
 from .folders import apart
-from ..core.errors import GameInvalid, MusterError
+from ..core.errors import GameInvalid, MusterError, exit_status
 from ..core.model import Game
 from ..reading.resources import find_game
 from ..core.options import Options
@@ -99,7 +99,8 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
                 plan, built, warnings = draw(messages(root, options), out, options, inputs, finished)
             game_id = plan.id
     except GameInvalid as exc:
-        return Outcome(name, 1, errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
+        return Outcome(name, exit_status(exc.findings),
+                       errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
     except MusterError as exc:
         if debug:
             raise

@@ -2,7 +2,7 @@
 
 data.py: the game's data (deck sizes, titles, the game's own rules), after what the loader found (unknown keys,
 trait values). check_game adds what laying the game out finds (layouts, text that does not fit, the safe zone)
-and the rulebook's checks (rulebook.py: every card listed in the card reference).
+and the rulebook's checks (rulebook.py: its text, and every card listed in the card reference).
 """
 
 from __future__ import annotations
@@ -16,22 +16,25 @@ from .rulebook import check_rulebook
 
 
 def check_game(game: Game, bleed: float = 3.0) -> list[Finding]:
-    """All findings for a game: its data and its rules; then, when those hold no error, every card and board laid
-    out with the warnings a build does not need, and the rulebook."""
+    """All findings for a game in one run: its data and its rules; then, when those hold no error, every card and
+    board laid out with the warnings a build does not need; and the rulebook, whose text is checked either way
+    (an error in the data must not hide one in rules.md), its card reference only with the cards all there."""
     findings = check_data(game)
-    if not has_errors(findings):
+    clean = not has_errors(findings)
+    if clean:
         for deck in game.decks.values():
             findings.extend(lay_out_cards(game, deck, bleed).findings)
         for board in game.boards.values():
             findings.extend(lay_out_board(game, board, warnings=True)[1])
-        findings.extend(check_rulebook(game))
+    findings.extend(check_rulebook(game, cards=clean))
     return findings
 
 
 def require_valid_data(game: Game) -> list[Finding]:
     """The findings of the game's data (check_data), which must hold no error to go on: GameInvalid when one does.
-    What a build or an export checks before laying anything out."""
+    What a build or an export checks before laying anything out; the rulebook's text is checked too when there
+    are errors, so that they do not hide its own."""
     findings = check_data(game)
     if has_errors(findings):
-        raise GameInvalid(findings)
+        raise GameInvalid(findings + check_rulebook(game, cards=False))
     return findings

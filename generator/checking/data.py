@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
+from pathlib import Path
 from typing import Iterator
 
 from ..core.errors import Finding, Location
 from ..core.model import Card, Deck, Game, Rule
 from ..reading.rules import matches
+from ..reading.worksheets import SUFFIXES
 
 Problem = tuple[Location, str, str]  # where, field, what was found: a rule's finding before its name is added
 
@@ -41,12 +43,18 @@ def _deck_findings(deck: Deck) -> list[Finding]:
         if key in seen:
             findings.append(Finding(
                 "error", card.located("title"), f"cards[{card.index}].title",
-                f"title '{card.title}' appears twice in deck '{deck.id}' (first at line {seen[key].where.line})",
+                f"title '{card.title}' appears twice in deck '{deck.id}' (first at {_place(seen[key].where)})",
                 "duplicate-title", seen[key].where,
             ))
         else:
             seen[key] = card
     return findings
+
+
+def _place(where: Location) -> str:
+    """A card's place as its file numbers it: a row of a spreadsheet, a line of YAML."""
+    sheet = Path(where.path).suffix.lower() in SUFFIXES
+    return f"row {where.line}" if sheet else f"line {where.line}"
 
 
 def _selected(rule: Rule, decks: list[Deck]):

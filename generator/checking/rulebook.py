@@ -21,18 +21,19 @@ _CELL_MARKUP = re.compile(r"[*_`†‡§]+")
 _LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 
 
-def check_rulebook(game: Game) -> list[Finding]:
-    """The rulebook's findings: errors rendering its text, else the cards its card reference lacks."""
-    return [] if game.rulebook is None else rendered_findings(game, render_text(game))
+def check_rulebook(game: Game, cards: bool = True) -> list[Finding]:
+    """The rulebook's findings: errors rendering its text, else the cards its card reference lacks. Without
+    `cards` (the game's data has errors, so its cards are not all there), only what its text alone shows."""
+    return [] if game.rulebook is None else rendered_findings(game, render_text(game), cards)
 
 
-def rendered_findings(game: Game, rules: RulesText) -> list[Finding]:
-    """The findings of rendering the rulebook's text, else its images', its missing glyphs' and the cards its card
-    reference lacks."""
+def rendered_findings(game: Game, rules: RulesText, cards: bool = True) -> list[Finding]:
+    """The findings of rendering the rulebook's text, else its images', its missing glyphs' and (with `cards`)
+    the faces it shows and the cards its card reference lacks."""
     if has_errors(rules.findings):
         return rules.findings
-    return (rules.findings + image_findings(game, rules.markdown) + glyph_findings(game, rules.markdown)
-            + face_findings(game, rules.markdown) + coverage(game, rules.markdown))
+    text = rules.findings + image_findings(game, rules.markdown) + glyph_findings(game, rules.markdown)
+    return text + face_findings(game, rules.markdown) + coverage(game, rules.markdown) if cards else text
 
 
 HEADING_FONTS = {"# ": "display-bold", "## ": "display-bold"}  # as rendering/rulebook_pdf.py sets chapters
@@ -124,14 +125,19 @@ def coverage(game: Game, text: str) -> list[Finding]:
 
 
 def listed_titles(text: str) -> set[str]:
-    """What the rendered Markdown lists: every table cell and every list item, markup stripped and the entities
+    """What the rendered Markdown lists: every table cell and every list item (up to its first colon, bracket or
+    dash), each whole and each of its comma-separated titles (`Alpha, Bravo`), markup stripped and the entities
     its template escaped the printed values with read back."""
-    entries = set()
+    entries = []
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("|"):
-            entries.update(_CELL_MARKUP.sub("", cell).strip() for cell in stripped.strip("|").split("|"))
+            entries.extend(stripped.strip("|").split("|"))
         elif _LIST_ITEM.match(stripped):
-            item = _LIST_ITEM.sub("", stripped)
-            entries.add(_CELL_MARKUP.sub("", re.split(r"[:(—–]| - ", item)[0]).strip())
-    return {html.unescape(entry) for entry in entries}
+            entries.append(re.split(r"[:(—–]| - ", _LIST_ITEM.sub("", stripped))[0])
+    listed = set()
+    for entry in entries:
+        entry = html.unescape(_CELL_MARKUP.sub("", entry))  # unescaped first: an entity may stand for a comma
+        listed.add(entry.strip())
+        listed.update(part.strip() for part in entry.split(","))
+    return listed

@@ -14,7 +14,7 @@ import typer
 
 from . import console
 from .app import app
-from ..core.errors import MusterError
+from ..core.errors import MusterError, exit_status
 
 
 @app.command("new")
@@ -79,14 +79,14 @@ def import_cards(
     warnings = len(result.findings) - errors
     if result.output is None:
         typer.echo(f"{source.name}: {errors} error(s); nothing written", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(exit_status(result.findings))
     from ..core.errors import display_path
 
     if result.note:
         typer.echo(f"note: {result.note}", err=True)
     typer.echo(f"{display_path(result.output)}: {result.cards} card(s) ({result.copies} with copies) from "
                f"{source.name}; {errors} error(s), {warnings} warning(s)", err=True)
-    raise typer.Exit(1 if errors else 0)
+    raise typer.Exit(exit_status(result.findings))
 
 
 @app.command("schema")

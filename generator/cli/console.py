@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import typer
 
-from ..core.errors import GameInvalid, MusterError
+from ..core.errors import GameInvalid, MusterError, exit_status
 from ..core.units import paper_name, parse_length
 
 MAX_BLEED = 10.0  # mm
@@ -33,11 +33,12 @@ def fail(exc: MusterError) -> NoReturn:
 
 
 def invalid(name: str, exc: GameInvalid, what: str = "built") -> NoReturn:
-    """A game with validation errors: every finding, then one line saying what was not done; exit 1."""
+    """A game with validation errors: every finding, then one line saying what was not done; exit 1 (2 when an
+    input could not be read)."""
     for finding in exc.findings:
         typer.echo(str(finding), err=True)
     typer.echo(f"{name}: not {what} ({exc.message})", err=True)
-    raise typer.Exit(1)
+    raise typer.Exit(exit_status(exc.findings))
 
 
 def paper(text: str) -> str:

@@ -9,7 +9,7 @@ import typer
 
 from . import console
 from .app import GAMES, VARIANTS, Format, app
-from ..core.errors import MusterError, has_errors
+from ..core.errors import MusterError, exit_status
 from ..core.written import json_text
 
 
@@ -49,7 +49,7 @@ def validate(
         warnings = len(findings) - errors
         errors += unreadable
         typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
-    raise typer.Exit(2 if unreadable else 1 if has_errors(findings) else 0)
+    raise typer.Exit(2 if unreadable else exit_status(findings))
 
 
 @app.command("list")

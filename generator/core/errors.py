@@ -106,6 +106,19 @@ def has_errors(findings) -> bool:
     return any(f.severity == "error" for f in findings)
 
 
+# Findings about a file that could not be read at all (a deck file's YAML syntax, a sheet's missing worksheet or
+# broken zip): reported with the run's other findings, but the exit status is that of unreadable input, as
+# documented. A missing file named in game.yaml stays a validation error (exit 1), as it has been.
+UNREADABLE = frozenset({"yaml-syntax", "unknown-sheet", "unreadable", "bad-encoding", "unsupported-file",
+                        "empty-sheet"})
+
+
+def exit_status(findings) -> int:
+    """A command's exit status for its findings: 2 when an input could not be read, 1 with other errors, else 0."""
+    errors = [f for f in findings if f.severity == "error"]
+    return 2 if any(f.code in UNREADABLE for f in errors) else 1 if errors else 0
+
+
 def did_you_mean(word, choices, otherwise: str = "") -> str:
     """" (did you mean 'x'?)" for the choice closest to `word`; `otherwise` when none is close."""
     hint = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)

@@ -103,17 +103,27 @@ def tokens(fragments: Iterable[tuple[str, bool]], embed: Mapping[str, str]) -> l
     return result
 
 
-def card_segments(text: str, embed: Mapping[str, str]) -> list[Segment]:
-    """Card text as its tokens, each with its emphasis."""
+def marked(text: str, embed: Mapping[str, str]) -> str:
+    """`text` with each of the `embed` words written as the icon it prints as (`Wood` -> `[[wood]]`): what
+    `embed:` does to a card's text fields, the one place it applies on a card, so that a title never changes."""
+    if not embed:
+        return text
+    return _pattern(tuple(embed)).sub(lambda match: match.group(1) and match.group(0) or f"[[{embed[match.group(0)]}]]",
+                                      text)
+
+
+def card_segments(text: str) -> list[Segment]:
+    """Card text as its tokens, each with its emphasis; the game's `embed:` words are icons already where they
+    apply (`marked`), in the text fields."""
     if "*" not in text and "\\" not in text:  # most text: no emphasis and no escapes, nothing for markdown-it
-        return [Segment(token) for token in tokens([(text, False)], embed)]
+        return [Segment(token) for token in tokens([(text, False)], {})]
     result: list[Segment] = []
     bold = italic = 0
     fragments: list[tuple[str, bool]] = []
 
     def flush() -> None:
         if fragments:
-            result.extend(Segment(token, bold > 0, italic > 0) for token in tokens(fragments, embed))
+            result.extend(Segment(token, bold > 0, italic > 0) for token in tokens(fragments, {}))
             fragments.clear()
 
     for node in _card_parser().parseInline(text)[0].children or []:

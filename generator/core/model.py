@@ -116,6 +116,16 @@ class Grouping:
 
 
 @dataclass(frozen=True)
+class SheetMapping:
+    """How a deck's spreadsheet files are read, and its cards written back as a sheet: the worksheet of an .xlsx,
+    the headers mapped to card keys (`columns:`) and the headers left unread (`ignore:`)."""
+
+    sheet: str | None = None
+    columns: Mapping[str, str] = field(default_factory=dict)  # header -> card key
+    ignore: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Deck:
     """A deck of cards or a set of counters: its cards, layouts, face size, shape and packing, declared size."""
 
@@ -138,6 +148,7 @@ class Deck:
     paper: str | None = None          # its sheets' paper (units.paper_size); None: the build's
     orientation: str = "pointy"       # a hex counter's: "pointy" (a corner at the top) or "flat"
     group: Grouping | None = None     # its counters set in blocks by traits; None: in deck order
+    mapping: SheetMapping = SheetMapping()  # its spreadsheet's worksheet, columns and ignored columns
 
     @property
     def safe_margin(self) -> float:
@@ -285,7 +296,7 @@ class Game:
     tables: Mapping[str, tuple] = field(default_factory=dict)
     rulebook: Rulebook | None = None
     fonts: FontBook | None = None  # the bundled fonts with the game's own; None: the bundled ones
-    embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, wherever text is set
+    embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, in text fields
     shop: str = ""  # the print shop whose profile `muster export shop` uses when none is named
 
 

@@ -23,7 +23,8 @@ from ..core.model import Game
 from ..core.written import xml_text, yaml_comment
 from ..core.inputs import YAML
 from ..reading.sourcemap import Map, Seq, load_yaml
-from ..reading.worksheets import EMPTY_LIST, Cards, cards_from_sheet, csv_cell, read_sheet
+from ..reading.worksheets import (EMPTY_LIST, SUFFIXES, Cards, card_maps, cards_from_sheet, csv_cell,
+                                  read_header, read_sheet)
 
 FLOW_WIDTH = 118  # a card whose flow mapping fits on a line this long is written on one line, as the bundled decks are
 
@@ -120,7 +121,7 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
     output = Path(output)
     if output.suffix.lower() not in (".yaml", ".yml"):
         raise MusterError(f"--output: a deck file ends in .yaml, got '{output.name}'", code="bad-option")
-    read = cards_from_sheet(read_sheet(source, sheet), game, titled=deck.component == "cards")
+    read = cards_from_sheet(read_sheet(source, sheet), game, deck.component == "cards", deck.mapping)
     if read.errors:
         return Imported(None, len(read.cards), 0, read.findings)
     comment = (f"Deck '{deck_id}' of {game.title}, imported from {Path(source).name} by `muster import`.\n"
@@ -184,22 +185,38 @@ class _SheetPlaces:
 # --- decks into sheets -----------------------------------------------------------------------------------------
 
 def deck_table(game: Game, deck_id: str) -> tuple[list[str], list[list[Any]]]:
-    """The header and rows of a deck's cards as its files give them: title, count, the traits in the game's
-    order, then designed, id and note; only the columns some card uses."""
+    """The header and rows of a deck's cards as its files give them, YAML or spreadsheets: title, count, the
+    traits in the game's order, then designed, id and note; only the columns some card uses. A key the deck's
+    `columns:` maps a header to is written under that header, so that the sheet reads back as the deck does."""
     deck = _deck(game, deck_id)
     raw_cards = []
     for path in deck.files:
+        raw_cards.extend(card for card in _raw_cards(game, deck, path) if isinstance(card, Map))
+    used = {key for card in raw_cards for key in card}
+    order = ["title", "count", *game.traits, "designed", "id", "note"]
+    keys = [key for key in order if key in used]
+    keys += [key for card in raw_cards for key in card if key not in order]  # keys the game does not know
+    keys = list(dict.fromkeys(keys))
+    names = {key: header for header, key in deck.mapping.columns.items()}
+    rows = [[_export_value(card.get(key)) for key in keys] for card in raw_cards]
+    return [names.get(key, key) for key in keys], rows
+
+
+def _raw_cards(game: Game, deck, path: Path) -> Seq:
+    """The card mappings of one of the deck's files, as the loader reads them; a MusterError at the first error."""
+    if path.suffix.lower() not in SUFFIXES:
         data = load_yaml(path)
         if not isinstance(data, Map) or not isinstance(data.get("cards"), Seq):
             raise MusterError("expected a mapping with a list under 'cards'", Location(path, 1, 1), code="wrong-type")
-        raw_cards.extend(card for card in data["cards"] if isinstance(card, Map))
-    used = {key for card in raw_cards for key in card}
-    order = ["title", "count", *game.traits, "designed", "id", "note"]
-    header = [key for key in order if key in used]
-    header += [key for card in raw_cards for key in card if key not in order]  # keys the game does not know
-    header = list(dict.fromkeys(header))
-    rows = [[_export_value(card.get(key)) for key in header] for card in raw_cards]
-    return header, rows
+        return data["cards"]
+    sheet = read_sheet(path, deck.mapping.sheet if path.suffix.lower() == ".xlsx" else None)
+    findings: list[Finding] = []
+    header = read_header(sheet, game.traits, deck.mapping.columns, deck.mapping.ignore)
+    cards = card_maps(sheet, header, game.traits, findings)
+    for finding in header.findings + findings:
+        if finding.severity == "error":
+            raise MusterError(finding.message, finding.where, finding.field, finding.code)
+    return cards
 
 
 def _export_value(value):

@@ -17,7 +17,7 @@ from .evaluation import Evaluator
 from .files import find_layout, read_layout
 from .roles import FONT
 from .spec import ELEMENTS
-from .findings import attempt, bleed_gaps, filed, text_findings
+from .findings import VALIDATE_ONLY, attempt, bleed_gaps, filed, text_findings
 
 BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out
 
@@ -74,7 +74,7 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
     for start in range(0, len(cards), size):
         batch = DeckFaces([], [], [], [])
         began = time.monotonic()
-        complete = attempt(partial(_lay_out, deck, cards[start:start + size], shared, warnings, evaluators,
+        complete = attempt(partial(_lay_out, game, deck, cards[start:start + size], shared, warnings, evaluators,
                                    index, batch, budget, edged), batch.findings, deck.where, f"decks.{deck.id}", subject)
         budget -= time.monotonic() - began
         yield batch
@@ -92,13 +92,13 @@ def _evaluator(game: Game, deck: Deck, which: str, bleed: float, field: str,
     return evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size, field)
 
 
-def _lay_out(deck: Deck, cards: list[Card], shared: dict, warnings: bool, evaluators: dict[str, Evaluator],
+def _lay_out(game: Game, deck: Deck, cards: list[Card], shared: dict, warnings: bool, evaluators: dict[str, Evaluator],
              index: dict[Face, int], batch: DeckFaces, budget: float, edged: set[str]) -> bool:
     """Lays `cards` out into `batch` within `budget` seconds; an error in a layout stops it, with what was laid
     out so far kept."""
     with sandbox.time_limit(max(budget, 0.001)):
         for card in cards:
-            _lay_out_card(card, shared, warnings, evaluators, index, batch, deck.safe_margin)
+            _lay_out_card(card, game, shared, warnings, evaluators, index, batch, deck.safe_margin)
             if warnings and len(edged) < len(evaluators):
                 _check_edges(deck, evaluators, index, batch, edged)
     return True
@@ -124,13 +124,14 @@ def _check_edges(deck: Deck, evaluators: dict[str, Evaluator], index: dict[Face,
                 f"with bleed: true)", "bleed-gap"))
 
 
-def _lay_out_card(card: Card, shared: dict, warnings: bool, evaluators: dict[str, Evaluator], index: dict[Face, int],
-                  batch: DeckFaces, safe: float) -> None:
-    context = card_context(shared, card)
+def _lay_out_card(card: Card, game: Game, shared: dict, warnings: bool, evaluators: dict[str, Evaluator],
+                  index: dict[Face, int], batch: DeckFaces, safe: float) -> None:
+    context = card_context(shared, card, game)
     field, label = f"cards[{card.index}]", card.label
     drawn = []
     for which, evaluator in evaluators.items():
         face, found = evaluator.face(context, partial(_drawing, which, card))
+        found = [f for f in found if warnings or f.code not in VALIDATE_ONLY]
         if found:
             batch.findings.extend(filed(found, card.where, field, label))
         batch.findings.extend(text_findings(face, safe, card.where, field, f"{label} ({which})", warnings))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.inline import marked
 from ..core.model import Card, Deck, Game
 from ..core.sandbox import Record
 
@@ -31,15 +32,17 @@ def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
     }
 
 
-def card_values(card: Card) -> dict:
-    """A card as templates see it, in its layouts and in the rulebook: its traits (codes as lists), title, id,
-    count and whether it is designed."""
-    values = Record("card", "trait", {name: list(value) if isinstance(value, tuple) else value
+def card_values(card: Card, game: Game) -> dict:
+    """A card as templates see it, in its layouts and in the rulebook: its traits (codes as lists; the game's
+    `embed:` words of its text fields written as their icons, [[name]]), title, id, count and whether it is
+    designed."""
+    values = Record("card", "trait", {name: list(value) if isinstance(value, tuple) else
+                                      marked(value, game.embed) if game.traits[name].kind == "text" else value
                                       for name, value in card.traits.items()})
     values.update(title=card.title, id=card.id, count=card.count, designed=card.designed)
     return values
 
 
-def card_context(shared: dict, card: Card) -> dict:
+def card_context(shared: dict, card: Card, game: Game) -> dict:
     """The context of one card's layouts: its deck's shared context (deck_context) and the card."""
-    return {**shared, "card": card_values(card)}
+    return {**shared, "card": card_values(card, game)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core import fonts
 from ..core.bundle import layouts_dir
@@ -38,7 +38,6 @@ class Canvas(NamedTuple):
     bleed: float
     root: Path
     icons: dict[str, Icon]
-    embed: Mapping[str, str] = {}  # the game's words printed as icons
 
 
 def box(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
@@ -147,7 +146,7 @@ def paragraph(values: dict, element: Element, canvas: Canvas, found: list[Findin
 
 def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list[typeset.Span]:
     """The element's text as spans; a warning in `found` when its markup asks for a face its font's family lacks."""
-    segments = card_segments(values["text"], canvas.embed)
+    segments = card_segments(values["text"])
     named = [s.token.icon for s in segments if s.token.icon is not None]
     for name in named:
         if name.startswith(SYMBOL_PREFIX):

@@ -14,6 +14,7 @@ from .elements import Canvas
 from .files import Element, Layout, Value
 from .roles import NAME
 from .spec import AS, ELEMENTS, MAX_REPEAT, ROTATE, Field
+from .findings import small_text
 
 RECORD, UNIT = "\x1e", "\x1f"  # separators of the values a layout's one template writes
 
@@ -26,7 +27,7 @@ class Evaluator:
         self.layout = layout
         self.field = field
         self.colours = game.colours
-        self.canvas = Canvas(size, bleed, game.root, dict(game.icons), game.embed)
+        self.canvas = Canvas(size, bleed, game.root, dict(game.icons))
         self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
         self.fields = [[f for f in ELEMENTS[e.kind].fields if f.name in e.fields or f.name in ELEMENTS[e.kind].defaults]
                        for e in layout.elements]  # per element, the fields it has a value for, given or by default
@@ -169,6 +170,8 @@ class Evaluator:
     def _draw(self, element: Element, values: dict, context: dict, found: list[Finding]) -> list:
         """The element's items, turned about the centre of its box when it has `rotate:`."""
         drawn = ELEMENTS[element.kind].draw(values, element, self.canvas, found)
+        accept = element.fields.get("accept")
+        found.extend(small_text(drawn, element.where, accept.raw if accept else ()))
         if "rotate" not in element.fields or not drawn:
             return drawn
         raw = element.fields["rotate"].raw

@@ -14,6 +14,7 @@ from ..core.inputs import per_version
 from ..reading.sourcemap import Map, Seq, load_yaml
 from .roles import NAME
 from .spec import ELEMENTS, LAYOUT_KEYS, rotating
+from .findings import ACCEPTABLE
 
 CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page
 CALIBRATION_BACK = "calibration-back.yaml"  # and of its back: the duplex calibration's reading side
@@ -94,6 +95,10 @@ def _element(index: int, raw, where: Location) -> Element:
     for key in kind.required:
         if key not in raw:
             raise MusterError(f"elements[{index}]: a {name} needs '{key}'", where, code="missing-key")
+    accept = raw.get("accept", [])
+    if not isinstance(accept, list) or not all(code in ACCEPTABLE for code in accept):
+        raise MusterError(f"elements[{index}].accept: expected a list of the warnings an element may accept "
+                          f"({', '.join(ACCEPTABLE)}), got {accept!r}", raw.value_where["accept"], code="bad-value")
     if "rotate" in raw and not kind.rotates:
         raise MusterError(f"elements[{index}]: a {name} cannot be rotated (only {', '.join(rotating())})",
                           raw.key_where["rotate"], code="layout-error")

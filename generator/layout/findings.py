@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Callable, Iterable, TypeVar
 
 from ..core import fonts
-from ..core.display import Face, Picture, Rect, Run
+from ..core.display import Face, Picture, Rect, Run, Turned
 from ..core.errors import Finding, Location, MusterError
 from ..core.units import PT_PER_MM
 from ..core import sandbox
 
 MIN_TEXT_PT = 6.0
+ACCEPTABLE = ("text-too-small",)  # warnings an element may accept for itself: `accept: [text-too-small]`
+VALIDATE_ONLY = ("text-too-small",)  # an element's warnings that `muster validate` reports, and a build need not
 SIDES = ("top", "right", "bottom", "left")
 GAP_MM = 0.05  # narrower uncovered strips are rounding, not white edges
 Result = TypeVar("Result")
@@ -37,10 +39,27 @@ def filed(found: Iterable[Finding], where: Location, field: str, label: str) -> 
     return [Finding(f.severity, where, field, f"{label}: {f.message} ({f.where})", f.code, f.where) for f in found]
 
 
+def small_text(items: Iterable, where: Location, accepted: Iterable[str]) -> list[Finding]:
+    """A warning at the element (`where`, in its layout) for each text of its `items` that prints too small to
+    read, turned or not; none when the element accepts it (`accept: [text-too-small]`)."""
+    if "text-too-small" in accepted:
+        return []
+    findings = []
+    for item in items:
+        inner = item.items if isinstance(item, Turned) else (item,)
+        for run in inner:
+            if isinstance(run, Run) and run.size < MIN_TEXT_PT - 1e-6:
+                message = (f"text {run.text[:30]!r} is {run.size:g} pt, below the {MIN_TEXT_PT:g} pt that prints "
+                           f"legibly (accept: [text-too-small] on the element, if it is meant)")
+                if all(f.message != message for f in findings):
+                    findings.append(Finding("warning", where, "", message, "text-too-small"))
+    return findings
+
+
 def text_findings(face: Face, safe: float, where: Location, field: str, label: str,
                   everything: bool = True) -> list[Finding]:
-    """Warnings a printed face would show: missing glyphs; with `everything`, also text too small to read and text
-    outside the safe zone."""
+    """Warnings a printed face would show: missing glyphs; with `everything`, also text outside the safe zone.
+    (Text too small to read is its element's warning: small_text.)"""
     findings = []
     said = set()
 
@@ -57,9 +76,6 @@ def text_findings(face: Face, safe: float, where: Location, field: str, label: s
             warn("missing-glyph", f"font '{item.font}' has no glyph for {', '.join(repr(c) for c in missing)}")
         if not everything:
             continue
-        if item.size < MIN_TEXT_PT - 1e-6:
-            warn("text-too-small",
-                 f"text {item.text[:30]!r} is {item.size:g} pt, below the {MIN_TEXT_PT:g} pt that prints legibly")
         width = fonts.unit_width(item.text, item.font) * item.size / PT_PER_MM
         top = item.y - fonts.cap_height(item.font) * item.size / PT_PER_MM
         if (item.x < safe - 0.05 or item.x + width > face.width - safe + 0.05

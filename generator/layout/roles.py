@@ -17,6 +17,7 @@ import re
 from ..core import fonts, units
 from ..core.colour import resolve
 from ..reading.spec import MAX_FIRST, MAX_GRID_LINES
+from .findings import ACCEPTABLE
 
 MAX_NUMBER = 1000  # a `number` field's (sizes in points, leading): text is shrunk to fit from it in small steps
 TEMPLATE = {"$ref": "#/$defs/template"}  # a value a template writes, checked when the face is laid out
@@ -189,6 +190,17 @@ class Expression:
         return {"type": ["string", "boolean"]}
 
 
+class Accepted:
+    """The warnings an element accepts for itself, checked where the layout is read (files.py); the evaluator
+    reads them as written."""
+
+    docs = "list of warnings"
+    description = "Warnings this element accepts: text-too-small."
+
+    def schema(self, field) -> dict:
+        return {"type": "array", "items": {"enum": list(ACCEPTABLE)}}
+
+
 class Name:
     """A lower-case name for templates to see: `let:` names and `as:`."""
 
@@ -206,4 +218,4 @@ class Name:
 LENGTH, NUMBER, COUNT, SWITCH = Length(), Number(-MAX_NUMBER, MAX_NUMBER), Count(1, MAX_GRID_LINES), Switch()
 FIRST, DASH = Count(0, MAX_FIRST), Dash()
 COLOUR, FONT, TEXT, CHOICE, KEYWORD = Colour(), Font(), Text(), Choice(), Keyword()
-ANGLE, EXPRESSION, NAME = Angle(), Expression(), Name()
+ANGLE, EXPRESSION, NAME, ACCEPTED = Angle(), Expression(), Name(), Accepted()

@@ -22,7 +22,7 @@ from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.registry import Registry
 from ..reading.spec import BOARD_SHAPES, Derived
 from . import elements
-from .roles import (ANGLE, CHOICE, COLOUR, COUNT, DASH, EXPRESSION, FIRST, FONT, KEYWORD, LENGTH, NAME, NUMBER,
+from .roles import (ACCEPTED, ANGLE, CHOICE, COLOUR, COUNT, DASH, EXPRESSION, FIRST, FONT, KEYWORD, LENGTH, NAME, NUMBER,
                     SWITCH, TEXT)
 
 LAYOUT_KEYS = ("elements", "let", "description")  # the keys of a layout file
@@ -56,7 +56,9 @@ REPEAT = Field("repeat", EXPRESSION, f"Draw the element once per item of this li
                                      "and loop.last.")
 AS = Field("as", NAME, "The name of repeat:'s item.", default="item")
 ROTATE = Field("rotate", ANGLE, "Turn what the element draws clockwise about the centre of its box, once drawn.")
-ELEMENT_FIELDS = (WHEN, REPEAT, AS, ROTATE)  # what every element may have besides its kind and its kind's fields
+ACCEPT = Field("accept", ACCEPTED, "Warnings this element accepts for itself, and only it: [text-too-small] for "
+                                   "type set small on purpose.")
+ELEMENT_FIELDS = (WHEN, REPEAT, AS, ROTATE, ACCEPT)  # what every element may have besides its kind and its kind's fields
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,7 +9,7 @@ import dataclasses
 from pathlib import Path
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
-from ..core.model import Card, Deck, Grouping, frozen
+from ..core.model import Card, Deck, Grouping, SheetMapping, frozen
 from .kinds import describe
 from .reader import Reader, at, join
 from ..core.files import confined
@@ -36,9 +36,7 @@ class _Source:
     traits: dict
     vocabularies: dict
     titled: bool = True
-    sheet: str | None = None
-    columns: dict[str, str] = dataclasses.field(default_factory=dict)  # qualified: read_decks calls a local `field`
-    ignore: tuple[str, ...] = ()
+    mapping: SheetMapping = SheetMapping()
 
 
 def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
@@ -84,7 +82,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             size_where=at(body, "size"),
             component=component, face_size=face_size, shape=shape, packing=packing, safe=safe, complete=complete,
             paper=reader.value(body, DECK["paper"], field), orientation=orientation,
-            group=_grouping(reader, body, field, traits),
+            group=_grouping(reader, body, field, traits), mapping=source.mapping,
         )
     return result
 
@@ -127,13 +125,12 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
 def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[str]) -> _Source:
     """The deck's spreadsheet keys (sheet, columns, ignore) read into `source`; an error when they are given for
     a deck that has no spreadsheet to apply them to."""
-    source.sheet = reader.value(body, DECK["sheet"], field)
-    source.ignore = reader.value(body, DECK["ignore"], field)
     columns = reader.section(body, DECK["columns"], field)
     keys = (*RESERVED_CARD_KEYS, *source.traits)
+    mapped = {}
     for header, key in columns.items():
         if key in keys:
-            source.columns[str(header)] = key
+            mapped[str(header)] = key
         else:
             reader.error(columns.value_where[header], join(join(field, "columns"), header),
                          f"{describe(key)} is not a card key" + did_you_mean(key, keys, f" (the card keys: "
@@ -144,23 +141,27 @@ def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[
         if key in body and not applies:
             reader.error(at(body, key), join(field, key), f"applies to {what} deck file; this deck has none",
                          "key-conflict")
+    source.mapping = SheetMapping(reader.value(body, DECK["sheet"], field), frozen(mapped),
+                                  reader.value(body, DECK["ignore"], field))
     return source
 
 
-def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
-    """A spreadsheet's rows as card mappings, each value placed at its cell; None when it cannot be read."""
+def _sheet_cards(reader: Reader, path: Path, source: _Source) -> tuple[Seq, frozenset[str]] | None:
+    """A spreadsheet's rows as card mappings, each value placed at its cell, and the keys a column's name is a
+    typo for; None when it cannot be read."""
     try:
-        sheet = read_sheet(path, source.sheet if path.suffix.lower() == ".xlsx" else None)
+        sheet = read_sheet(path, source.mapping.sheet if path.suffix.lower() == ".xlsx" else None)
     except MusterError as problem:
         reader.keep(problem, Location(path), "")
         return None
-    header = read_header(sheet, source.traits, source.columns, source.ignore)
+    header = read_header(sheet, source.traits, source.mapping.columns, source.mapping.ignore)
     reader.findings.extend(header.findings)
-    unknown = unknown_columns(sheet, header)
+    misspelt = header.misspelt((*RESERVED_CARD_KEYS, *source.traits))
+    unknown = unknown_columns(sheet, header, misspelt)
     if unknown:
         reader.findings.append(unknown)
     named = {str(cell).strip() for cell in sheet.header if cell is not None}
-    for name in source.columns:
+    for name in source.mapping.columns:
         if name not in named:
             reader.findings.append(Finding("warning", Location(path, sheet.header_row, 1), "",
                                            f"columns: no column '{name}' in the header row"
@@ -169,11 +170,12 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
         reader.error(Location(path, sheet.header_row, 1), "title", "no title column: name one Title or Name, or "
                      "map one (columns: {Header: title}); only a deck of tokens may go without", "missing-key")
         return None
-    return card_maps(sheet, header, source.traits, source.vocabularies, reader.findings)
+    return card_maps(sheet, header, source.traits, reader.findings), frozenset(misspelt.values())
 
 
-def _yaml_cards(reader: Reader, path: Path) -> Seq | None:
-    """A deck file's list of card mappings; None when the file cannot be read as one."""
+def _yaml_cards(reader: Reader, path: Path) -> tuple[Seq, frozenset[str]] | None:
+    """A deck file's list of card mappings (and no misspelt keys, which are a sheet's header's); None when the
+    file cannot be read as one."""
     try:
         data = load_yaml(path)
     except MusterError as problem:
@@ -183,15 +185,17 @@ def _yaml_cards(reader: Reader, path: Path) -> Seq | None:
         reader.error(Location(path, 1, 1), "cards", "expected a mapping with a list under 'cards'", "wrong-type")
         return None
     reader.keys(data, "", DECK_FILE)
-    return data["cards"]
+    return data["cards"], frozenset()
 
 
 def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card] | None:
     """The cards of one deck file; None when the file cannot be read as a list of cards at all."""
     sheet = path.suffix.lower() in SUFFIXES
-    raw_cards = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path)
-    if raw_cards is None:
+    read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path)
+    if read is None:
         return None
+    # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
+    raw_cards, misspelt = read
     traits = source.traits
     trait_names = tuple(traits)
     cards = []
@@ -209,7 +213,7 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
         count = reader.value(raw, _COUNT, field)
         designed = reader.value(raw, _DESIGNED, field)
         values = {}
-        invalid = set()
+        invalid = {key for key in misspelt if key not in raw}
         for name, trait in traits.items():
             if name in raw and raw[name] is not None:
                 try:

@@ -29,19 +29,21 @@ def formula(value, constants: dict):
     return NUMBER.read(value)
 
 
-def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict:
+def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict | None:
+    """The cards a `when:` selects, as trait -> the values wanted; None after a problem, so that the rule or
+    variant is not applied at all: a typo in a condition must never widen it to every card."""
     raw = data.get("when")
     if raw is None:
         return {}
     raw = reader.mapping(raw, at(data, "when"), join(field, "when"))
     if raw is None:
-        return {}
+        return None
     result = {}
     for key, values in raw.items():
         if key not in traits and key not in _CARD_FACTS:
             reader.error(raw.key_where[key], join(join(field, "when"), key),
                          f"unknown trait '{key}'{did_you_mean(key, traits)}", "unknown-trait")
-            continue
+            return None
         result[key] = tuple(str(v) for v in values) if isinstance(values, list) else (str(values),)
     return result
 
@@ -65,9 +67,12 @@ def read_rules(reader: Reader, data: Map, traits: dict, decks: dict, constants: 
                          f"expected a list of deck ids of this game ({', '.join(decks)})",
                          "unknown-deck" if isinstance(deck_ids, list) else "wrong-type")
             continue
+        when = _condition(reader, body, field, traits)
+        if when is None:
+            continue
         rules.append(Rule(
             kind=kind, name=reader.value(body, RULE["name"], field, default=f"{kind} rule"), params=frozen(params),
-            when=frozen(_condition(reader, body, field, traits)), decks=tuple(deck_ids),
+            when=frozen(when), decks=tuple(deck_ids),
             message=reader.value(body, RULE["message"], field), where=body.where,
         ))
     return rules
@@ -128,10 +133,13 @@ def read_variants(reader: Reader, data: Map, traits: dict, vocabularies: dict) -
                                     value, vocabularies)
             if parsed is not None:
                 patch[key] = parsed
+        when = _condition(reader, body, field, traits)
+        if when is None:  # still a variant --variant may name, but one that patches no card
+            when, patch = {}, {}
         result[str(name)] = Variant(
             name=str(name), description=reader.value(body, VARIANT["description"], field),
             enabled=body.get("enabled", False) is True,  # anything but true leaves it off, as it always has
-            when=frozen(_condition(reader, body, field, traits)), patch=frozen(patch), where=body.where,
+            when=frozen(when), patch=frozen(patch), where=body.where,
         )
     return result
 

@@ -8,8 +8,11 @@ file of at most 16 MiB). An .xlsx is a zip of XML parts, and both can be far big
 it declares), then every XML part is parsed by expat as it unpacks, keeping nothing: a DTD is refused, and each
 cell's characters, each row's columns and the shared strings are counted. Only a workbook within every limit is
 handed to openpyxl, which streams its rows in read-only mode, values as the file last saved them (a formula's
-computed value; a formula saved without one, as some programs write them, arrives as UNCOMPUTED). The <dimension> a sheet declares is not believed
-either way (writers get it wrong; A1:XFD1048576 is common): what is counted is what is there.
+computed value, the empty text included; a formula saved without one, as programs that do not compute formulas write
+them, arrives as UNCOMPUTED). The <dimension> a sheet declares is not believed either way (writers get it wrong;
+A1:XFD1048576 is common): what is counted is what is there, and a sheet's extent is the cells that hold data. Writers
+style whole rows and columns, so a cell with a style and no value counts for no limit, and a row ends at its last
+cell with data.
 """
 
 from __future__ import annotations
@@ -50,13 +53,17 @@ _BROKEN = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFErr
 
 
 def sheet_rows(path: Path, sheet: str | None) -> Rows:
-    """(row number, cells) of a .csv, .tsv or .xlsx file, row by row; a MusterError at the file, row and column
-    where it cannot be read or goes over a limit."""
+    """(row number, cells) of each row of a .csv, .tsv or .xlsx file that holds data, up to its last cell with
+    data; a MusterError at the file, row and column where it cannot be read or goes over a limit."""
     data = read_bytes(path, SHEET)
     suffix = path.suffix.lower()
     rows = _xlsx_rows(path, data, sheet) if suffix == ".xlsx" else _csv_rows(path, data, suffix == ".tsv")
     tally = _Tally(path)
     for number, row in rows:
+        while row and _empty(row[-1]):
+            row.pop()
+        if not row:
+            continue
         tally.row(number, len(row))
         for column, cell in enumerate(row, 1):
             if isinstance(cell, str):
@@ -96,6 +103,11 @@ class _Tally:
 
     def over(self, what: str, row: int, column: int) -> MusterError:
         return MusterError(f"{what}: refused", Location(self.path, row, column), code="too-large")
+
+
+def _empty(cell) -> bool:
+    """Whether a cell holds no data: None (an .xlsx cell with only a style) or an empty text."""
+    return cell is None or cell == ""
 
 
 def _csv_rows(path: Path, data: bytes, tabs: bool) -> Rows:
@@ -190,12 +202,14 @@ _CELL_REFERENCE = re.compile(r"([A-Za-z]{1,3})?")
 class _PartCheck:
     """One part of a workbook parsed by expat as it unpacks, keeping nothing but counts: a DTD refused; in a
     worksheet, each row's number and width and each cell's characters, and the cells of formulas saved without
-    their value; in the shared strings, their number and characters."""
+    their value (no value, or an empty one that is not text: a formula's empty text result is a value, t="str"); in
+    the shared strings, their number and characters."""
 
     def __init__(self, tally: _Tally, name: str):
         self.tally, self.name = tally, name
         self.root = None
         self.row = self.column = 0
+        self.width = 0          # of the row under way: its last cell with data
         self.counting = False   # inside a cell or a shared string
         self.characters = 0     # of the cell or shared string under way
         self.strings = 0
@@ -236,12 +250,12 @@ class _PartCheck:
             self.root = name
         elif self.root == "worksheet" and name == "row":
             self.row = int(attributes["r"]) if attributes.get("r", "").isdigit() else self.row + 1
-            self.column = 0
+            self.column = self.width = 0
         elif self.root == "worksheet" and name == "c":
             self.column = max(self.column, _column(attributes.get("r", ""), self.column + 1))
-            self.tally.column(self.row, self.column)
             self.counting, self.characters = True, 0
-            self.parts = set()
+            # a formula giving text says so (t="str"): an empty value is then the empty string it computed
+            self.parts = {"v"} if attributes.get("t") == "str" else set()
         elif self.root == "worksheet" and name == "f":
             self.parts.add(name)
         elif self.root == "sst" and name == "si":
@@ -257,8 +271,11 @@ class _PartCheck:
             self.counting = False
             if name == "c" and self.parts == {"f"}:
                 self.uncomputed.add((self.row, self.column))
-        elif name == "row" and self.root == "worksheet":
-            self.tally.row(self.row, self.column)  # openpyxl fills a row in up to its last cell
+            if name == "c" and (self.parts or self.characters):
+                self.width = self.column
+                self.tally.column(self.row, self.column)
+        elif name == "row" and self.root == "worksheet" and self.width:
+            self.tally.row(self.row, self.width)
 
     def text(self, data: str) -> None:
         if self.element == "v" and data.strip():

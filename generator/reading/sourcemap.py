@@ -190,7 +190,10 @@ def load_yaml(path: Path):
         if exc.problem and exc.context and exc.context_mark and exc.context_mark is not mark:
             construct = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
             opened = f" (inside {construct} opened at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1})"
-        raise MusterError(f"YAML syntax: {exc.problem or exc.context}{opened}", where, code="yaml-syntax") from None
+        problem = exc.problem or exc.context
+        if mark and text[mark.index:mark.index + 1] == "\t":  # PyYAML: "found character '\t' that cannot start ..."
+            problem, opened = "a tab, which YAML does not allow here: indent and separate with spaces", ""
+        raise MusterError(f"YAML syntax: {problem}{opened}", where, code="yaml-syntax") from None
     except yaml.YAMLError as exc:
         raise MusterError(f"YAML: {exc}", Location(path), code="yaml-syntax") from None
     finally:

@@ -300,7 +300,7 @@ GAME = Section("game.yaml", (
     Key("icons", MAP, "Inline icons for text: [[name]].", of=ICON),
     Key("fonts", MAP, "The game's own font families, named for layouts and the rulebook as the bundled ones are.",
         of=FONT_FAMILY, names=NAME),
-    Key("embed", MAP, "Words printed as icons wherever text is set, whole words only: {Wood: wood}.", of=STRING),
+    Key("embed", MAP, "Words printed as icons in cards' text fields and the rulebook, whole words only: {Wood: wood}.", of=STRING),
     Key("constants", MAP, "Numbers (and texts) the rules, layouts and rulebook use: constants.<name>.", of=SCALAR,
         names=NAME),
     Key("vocabularies", MAP, "The codes a code or codes trait may take.", of=VOCABULARY),

@@ -9,15 +9,15 @@ column of the sheet (`cards.csv:7:3`, `cards.xlsx:7:C`); a sheet that cannot be 
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
-from ..core.model import Game, Trait
+from ..core.model import Game, SheetMapping, Trait
 from ..core.written import xml_text
-from .kinds import BOOLEAN, INTEGER, describe
 from .sheetfiles import UNCOMPUTED, sheet_rows
 from .sourcemap import Map, Seq, MAX_NUMBER_CHARS
 from .spec import CARD, RESERVED_CARD_KEYS
@@ -67,7 +67,8 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     if not header_row:
         raise MusterError("the sheet is empty: expected a header row naming the card's keys (title, count, traits)",
                           Location(path), code="empty-sheet")
-    return Sheet(path, header_row, header, body)
+    width = max((len(cells) for _, cells in body), default=0)  # a column with values but no name is the header's
+    return Sheet(path, header_row, header + [None] * (width - len(header)), body)
 
 
 def formula_safe(text: str) -> str:
@@ -119,6 +120,13 @@ class Header:
         """Card key -> its column."""
         return {key: column for column, key in self.keys.items()}
 
+    def misspelt(self, keys) -> dict[str, str]:
+        """Unknown column name -> the key no column holds that it is close to: a typo in the header, most likely
+        (`Strenght` for strength)."""
+        missing = [key for key in keys if key not in self.keys.values()]
+        guesses = {name: difflib.get_close_matches(name.casefold(), missing, n=1) for _, name in self.unknown}
+        return {name: hint[0] for name, hint in guesses.items() if hint}
+
 
 def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str, str] | None = None,
                 ignore: tuple[str, ...] = ()) -> Header:
@@ -166,11 +174,13 @@ def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str,
     return header
 
 
-def unknown_columns(sheet: Sheet, header: Header) -> Finding | None:
-    """One warning naming the columns no key was found for (the first few, and how many more), or None."""
+def unknown_columns(sheet: Sheet, header: Header, misspelt: Mapping[str, str]) -> Finding | None:
+    """One warning naming the columns no key was found for (the first few, each with the key it is `misspelt`
+    for, and how many more), or None."""
     if not header.unknown:
         return None
-    names = ", ".join(f"'{_shown(name)}'" for _, name in header.unknown[:MAX_NAMED])
+    names = ", ".join(f"'{_shown(name)}'" + (f" (did you mean '{misspelt[name]}'?)" if name in misspelt else "")
+                      for _, name in header.unknown[:MAX_NAMED])
     more = len(header.unknown) - MAX_NAMED
     return Finding("warning", Location(sheet.path, sheet.header_row, header.unknown[0][0]), "",
                    f"{len(header.unknown):,} column(s) not read, the game has no such keys: {names}"
@@ -184,8 +194,8 @@ def _shown(name: str) -> str:
 
 
 def _cells(sheet: Sheet, header: Header, findings: list[Finding]) -> Iterator[tuple[int, dict[str, tuple[Any, int]]]]:
-    """(row number, key -> (cell, column)) for each row with a value; a value outside the named columns and a
-    formula saved without its value are findings."""
+    """(row number, key -> (cell, column)) for each row with a value; a formula saved without its value is a
+    finding."""
     for number, cells in sheet.rows:
         if all(_blank(c) for c in cells):
             continue
@@ -193,11 +203,9 @@ def _cells(sheet: Sheet, header: Header, findings: list[Finding]) -> Iterator[tu
         for column, cell in enumerate(cells, 1):
             key = header.keys.get(column)
             where = Location(sheet.path, number, column)
-            if key is None:
-                if not _blank(cell) and column > len(sheet.header):
-                    findings.append(Finding("error", where, "", f"a value outside the named columns: "
-                                            f"{_cell_text(cell)!r}", "unnamed-column"))
-            elif cell is UNCOMPUTED:
+            if key is None:  # a column not read; one with values but no name is the header's finding
+                continue
+            if cell is UNCOMPUTED:
                 findings.append(Finding("error", where, key, "a formula saved without its value (written by a "
                                         "program that does not compute formulas): open the file in a spreadsheet "
                                         "program and save it", "formula-without-value"))
@@ -220,11 +228,11 @@ class Cards:
         return sum(f.severity == "error" for f in self.findings)
 
 
-def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True) -> Cards:
+def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True, mapping: SheetMapping = SheetMapping()) -> Cards:
     """Each row of `sheet` as a card of `game`, for a deck file: values typed by their traits, problems placed at
-    row and column; a column the game has no key for is an error, as the deck file could not hold it. Without
-    `titled` (a deck of tokens), rows need no title."""
-    header = read_header(sheet, game.traits)
+    row and column; a column the game has no key for is an error, as the deck file could not hold it, unless the
+    deck's `mapping` maps or ignores it. Without `titled` (a deck of tokens), rows need no title."""
+    header = read_header(sheet, game.traits, mapping.columns, mapping.ignore)
     result = Cards([], [], header.columns, header.findings)
     keys = list(RESERVED_CARD_KEYS) + list(game.traits)
     for column, name in header.unknown:
@@ -251,77 +259,93 @@ def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True) -> Cards:
             continue
         result.cards.append(card)
         result.rows.append(number)
+    kept = merge_copies(result.cards)
+    result.cards, result.rows = [result.cards[i] for i in kept], [result.rows[i] for i in kept]
     return result
 
 
-def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], vocabularies: Mapping,
-              findings: list[Finding]) -> Seq:
+def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], findings: list[Finding]) -> Seq:
     """Each row of `sheet` as a card mapping for the loader, as a deck file's would be, each value placed at its
-    cell: typed by its trait where the cell allows, else left as its text for the loader to report."""
-    cards = Seq()
+    cell and typed by its key's kind where the cell allows: the loader checks it as it checks a deck file's, so
+    that the same problem reads the same whatever the source."""
+    rows = []
     for number, row in _cells(sheet, header, findings):
         card = Map()
         card.where = Location(sheet.path, number, 1)
         for key, (cell, column) in row.items():
+            where = Location(sheet.path, number, column)
             try:
-                card[key] = typed(key, cell, traits, vocabularies)
-            except MusterError:
-                card[key] = _cell_text(cell)
-            card.key_where[key] = card.value_where[key] = Location(sheet.path, number, column)
+                card[key] = cell_value(key, cell, traits)
+            except MusterError as problem:
+                findings.append(problem.finding("error", where, key))
+                continue
+            card.key_where[key] = card.value_where[key] = where
+        rows.append(card)
+    cards = Seq()
+    for index in merge_copies(rows):
+        card = rows[index]
+        if "count" in card and "count" not in card.value_where:  # summed from rows that gave none: the first row's
+            card.key_where["count"] = card.value_where["count"] = card.where
         cards.append(card)
         cards.item_where.append(card.where)
     return cards
 
 
+def merge_copies(cards: list[dict]) -> list[int]:
+    """The indexes of the cards kept once rows listing a card's copies one a row are merged: a row with the title and
+    every value but the count of an earlier row adds its count (1 when it has none) to that row's, and is
+    dropped. Rows of one title that differ in another value are all kept, for the check of titles to report."""
+    kept: list[int] = []
+    first: dict[str, int] = {}
+    for index, card in enumerate(cards):
+        title = card.get("title")
+        earlier = first.get(title) if isinstance(title, str) and title else None
+        if earlier is not None and _copies(cards[earlier], card):
+            cards[earlier]["count"] = cards[earlier].get("count", 1) + card.get("count", 1)
+            continue
+        if isinstance(title, str) and title:
+            first.setdefault(title, index)
+        kept.append(index)
+    return kept
+
+
+def _copies(card: dict, other: dict) -> bool:
+    """Whether two rows are copies of one card: every value but the count the same, and whole counts."""
+    counts = [row.get("count", 1) for row in (card, other)]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+        return False
+    return {k: v for k, v in card.items() if k != "count"} == {k: v for k, v in other.items() if k != "count"}
+
+
 def typed(key: str, cell, traits: Mapping[str, Trait], vocabularies: Mapping):
-    """The cell as the deck file writes it, checked as the loader will read it: a MusterError when it will not do."""
-    text = _cell_text(cell)
+    """The cell as the deck file writes it, checked as the loader will read it: a MusterError, worded as for a
+    deck file, when it will not do."""
+    value = cell_value(key, cell, traits)
     if key in RESERVED_CARD_KEYS:
-        return _reserved(CARD[key], text)
-    trait = traits[key]
-    if trait.kind == "text":
-        return text
-    text = text.strip()
-    if len(text) > MAX_NUMBER_CHARS and trait.kind in ("integer", "number", "year_from") and _NUMBER.match(text):
-        raise MusterError(f"a number of {len(text):,} characters; the limit is {MAX_NUMBER_CHARS}", code="too-large")
-    if trait.kind == "boolean":
-        return _boolean(text)
-    if trait.kind in ("integer", "number") and text not in trait.also:
-        if _INTEGER.match(text):
-            value = int(text)
-        elif trait.kind == "number" and _NUMBER.match(text):
-            value = float(text)
-        else:
-            value = text
-    elif trait.kind == "year_from":
-        value = int(text) if _INTEGER.match(text) else text
-    elif trait.kind == "codes":
-        value = [] if text == EMPTY_LIST else vocabularies[trait.vocabulary].split(text)
+        CARD[key].read(value)
     else:
-        value = text
-    parse_trait(trait, value, dict(vocabularies))
+        parse_trait(traits[key], value, dict(vocabularies))
     return value
 
 
-def _reserved(key, text: str):
-    """A cell of a reserved card key (title, count, ...), typed by the key's kind in the spec."""
-    if key.kind is INTEGER:
-        number = int(text.strip()) if _INTEGER.match(text.strip()) and len(text) <= MAX_NUMBER_CHARS else None
-        if number is None or not key.minimum <= number <= key.maximum:
-            raise MusterError(f"expected a whole number of copies from {key.minimum} to {key.maximum}, "
-                              f"got {describe(text.strip())}", code="wrong-type" if number is None else "out-of-range")
-        return number
-    if key.kind is BOOLEAN:
-        return _boolean(text)
-    return text
-
-
-def _boolean(text: str) -> bool:
-    word = text.strip().casefold()
-    if word in _TRUE:
-        return True
-    if word in _FALSE:
-        return False
-    raise MusterError(f"expected true or false, got {describe(text.strip())}", code="wrong-type")
-
-
+def cell_value(key: str, cell, traits: Mapping[str, Trait]):
+    """The cell as a deck file would hold it, not yet checked: a whole number or a number where the key's kind
+    takes one and the cell holds one, true or false for a boolean, `[]` as an empty list, else its text, as it
+    was written (a codes cell `WM` stays `WM`, so that an exported deck imports as it was)."""
+    text = _cell_text(cell)
+    kind = CARD[key].kind.name if key in RESERVED_CARD_KEYS else traits[key].kind
+    if kind in ("text", "string") or (key not in RESERVED_CARD_KEYS and text.strip() in traits[key].also):
+        return text
+    stripped = text.strip()
+    if len(stripped) > MAX_NUMBER_CHARS and kind in ("integer", "number", "year_from") and _NUMBER.match(stripped):
+        raise MusterError(f"a number of {len(stripped):,} characters; the limit is {MAX_NUMBER_CHARS}",
+                          code="too-large")
+    if kind in ("integer", "number", "year_from") and _INTEGER.match(stripped):
+        return int(stripped)
+    if kind == "number" and _NUMBER.match(stripped):
+        return float(stripped)
+    if kind == "boolean" and stripped.casefold() in _TRUE + _FALSE:
+        return stripped.casefold() in _TRUE
+    if kind == "codes" and stripped == EMPTY_LIST:
+        return []
+    return stripped

@@ -92,7 +92,7 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     writer.save()
     counts = {deck_id: plan.decks[deck_id].total for deck_id in deck_ids}
     extra = ({"deck": deck_ids[0], "cards": counts[deck_ids[0]], "per_sheet": per_sheet[deck_ids[0]]}
-             if kind == "cards" else {"decks": counts, "per_sheet": per_sheet})
+             if kind == "cards" else {"decks": counts, "cards": sum(counts.values()), "per_sheet": per_sheet})
     return Built(file, kind, writer.pages, sha256(target), extra)
 
 
