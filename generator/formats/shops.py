@@ -58,7 +58,7 @@ class Shop:
 
     def printing(self) -> Options:
         """How the shop's PDFs are printed: PDF/X-1a in CMYK, held to its ink limit, for a cmyk shop."""
-        return Options(colour="cmyk", pdfx=True, ink_limit=self.ink_limit) if self.colour == "cmyk" else Options()
+        return Options(pdfx=True, ink_limit=self.ink_limit) if self.colour == "cmyk" else Options()
 
     def size_for(self, deck) -> ShopSize:
         """The shop's size nearest the deck's; MusterError listing the sizes it prints when none is near."""

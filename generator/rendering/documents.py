@@ -19,7 +19,6 @@ from ..core.units import paper_size
 from ..imposition.groups import grouped_sheets
 from ..imposition.sheets import arrange, sheets
 from ..imposition.tiles import label_boxes, tiles
-from .inks import inks_of
 from .render import SheetWriter
 
 if TYPE_CHECKING:
@@ -51,8 +50,7 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     form once it has been used more than once in the batches so far: a shared back from its first sheet on.
     """
     target = path(file)
-    writer = SheetWriter(target, f"{plan.title}: {kind}", options.greyscale, inks_of(options), options.pdfx,
-                         options.back_offset)
+    writer = SheetWriter(target, f"{plan.title}: {kind}", options)
     per_sheet = {}
     for group in _alike(plan, deck_ids):
         deck = plan.decks[group[0]]
@@ -113,8 +111,7 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
 def board_sheets(title: str, document: BoardPrint, target: Path, options: Options) -> Built:
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
     grids = {}  # each board's tiles, columns x rows
-    writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale, inks_of(options), options.pdfx,
-                         options.back_offset)
+    writer = SheetWriter(target, f"{title}: {document.file}", options)
     for board in document.boards:
         tiling = tiles(board.size, paper_size(board.paper or options.paper), f"{title} · {board.name}",
                        label_boxes(document.faces[board.id].items))
