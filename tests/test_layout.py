@@ -275,7 +275,7 @@ def test_card_frames_stay_clear_of_the_cut():
     for folder in bundled_games():
         game = load_game(folder)
         for deck in game.decks.values():
-            if deck.component != "cards":
+            if deck.format.component != "cards":
                 continue
             for face in lay_out_cards(game, deck, 3.0, warnings=False).faces:
                 for item in face.items:

@@ -105,7 +105,7 @@ def coverage(game: Game, text: str) -> list[Finding]:
     findings = []
     listed = listed_titles(text)
     for deck in game.decks.values():
-        if deck.component != "cards":
+        if deck.format.component != "cards":
             continue
         missing = sorted({card.title for card in deck.cards if card.title not in listed})
         if missing:

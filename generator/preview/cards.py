@@ -9,11 +9,12 @@ again.
 
 from __future__ import annotations
 
-from functools import partial
-from typing import NamedTuple
+import dataclasses
+from functools import cache, partial
+from typing import Mapping, NamedTuple
 
 from ..core.display import Face
-from ..core.errors import Finding, MusterError
+from ..core.errors import Finding, Location, MusterError
 from ..core.model import Card, Deck, Game
 from ..layout.cards import lay_out_batches
 from ..layout.context import deck_context
@@ -104,18 +105,30 @@ def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
     except (MusterError, OSError):
         return None
     shared = deck_context(game, deck, bleed)
-    return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.face_size, deck.safe_margin,
+    return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.format.face_size, deck.format.safe_margin,
                  dict(game.colours), dict(game.icons), game.root))
 
 
 def card_key(card: Card) -> object:
-    """A card's values and the places they come from (its findings name them): its key among its deck's. Places
-    as plain numbers and text: comparing Paths costs more than laying a card out saves, thousands of times."""
-    key = (card.title, card.id, card.count, card.designed, card.note, card.index, str(card.where.path),
-           card.where.line, card.where.column, card.invalid, tuple(card.traits.items()),
-           tuple((name, where.line, where.column) for name, where in card.field_where.items()))
+    """A card's values and the places they come from (its findings name them), every field of Card: its key among
+    its deck's. Places as plain numbers and text: comparing Paths costs more than laying a card out saves,
+    thousands of times."""
+    key = tuple(_plain(getattr(card, name)) for name in _field_names(type(card)))
     try:
         hash(key)
     except TypeError:  # a value of a kind that cannot be hashed (a table's rows): compared by its text instead
         return repr(key)
     return key
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+def _plain(value):
+    if isinstance(value, Location):
+        return str(value.path), value.line, value.column
+    if isinstance(value, Mapping):
+        return tuple((name, _plain(item)) for name, item in value.items())
+    return value

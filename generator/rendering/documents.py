@@ -56,9 +56,10 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
         deck = plan.decks[group[0]]
         duplex = "long" if deck.single_sided else options.duplex  # sheets() leaves out back pages with nothing on
         try:
-            arrangement = arrange(paper_size(deck.paper or options.paper), deck.face_size, options.bleed,
-                                  options.crop_marks, fold=duplex == "fold", packing=deck.packing, shape=deck.shape,
-                                  orientation=deck.orientation)
+            printing = deck.format
+            arrangement = arrange(paper_size(printing.paper or options.paper), printing.face_size, options.bleed,
+                                  options.crop_marks, fold=duplex == "fold", packing=printing.packing,
+                                  shape=printing.shape, orientation=printing.orientation)
         except MusterError as exc:
             raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
         per_sheet.update({deck_id: arrangement.per_sheet for deck_id in group})
@@ -99,9 +100,7 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
         deck = plan.decks[deck_id]
         if groups and not deck.groups:  # a grouped deck has its sheets to itself
             last = plan.decks[groups[-1][0]]
-            print_as = (deck.face_size, deck.shape, deck.orientation, deck.packing, deck.paper, deck.single_sided)
-            if not last.groups and (last.face_size, last.shape, last.orientation, last.packing, last.paper,
-                                    last.single_sided) == print_as:
+            if not last.groups and (last.format.sheets, last.single_sided) == (deck.format.sheets, deck.single_sided):
                 groups[-1].append(deck_id)
                 continue
         groups.append([deck_id])
