@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 import typer
 
@@ -18,8 +18,12 @@ def validate(
     games: Optional[List[str]] = GAMES,
     format: Format = typer.Option(Format.text, "--format", case_sensitive=False, help="text: one line per finding; json: a list of findings."),
     variant: Optional[List[str]] = VARIANTS,
+    codes: bool = typer.Option(False, "--codes", help="List every finding code, its severity and meaning (docs/"
+                               "findings.md), and exit."),
 ) -> None:
     """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
+    if codes:
+        _list_codes(format)
     from ..checking import check_game
     from ..building.kit import without_cycle_collection
     from ..reading.loading import load_game
@@ -50,6 +54,19 @@ def validate(
         errors += unreadable
         typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
     raise typer.Exit(2 if unreadable else 1 if has_errors(findings) else 0)
+
+
+def _list_codes(format: Format) -> NoReturn:
+    from ..core.codes import CODES
+
+    if format is Format.json:
+        typer.echo(json.dumps([{"code": c.name, "severity": c.severity, "meaning": c.meaning} for c in CODES.values()],
+                              indent=2, ensure_ascii=False))
+    else:
+        width = max(len(name) for name in CODES)
+        for code in CODES.values():
+            typer.echo(f"{code.name:<{width}}  {code.severity:<7}  {code.meaning}")
+    raise typer.Exit(0)
 
 
 @app.command("list")

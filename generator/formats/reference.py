@@ -1,7 +1,9 @@
-"""The key tables of docs/format.md, made from the format's spec: one table per mapping, one row per key.
+"""The key tables of docs/format.md, made from the format's spec: one table per mapping, one row per key; and
+docs/findings.md, the list of finding codes, made from their catalogue (core/codes.py).
 
-`python -m generator.formats.reference` writes them into docs/format.md, between the two marker lines; the tests
-check that the file holds exactly what the spec makes, so a key added to the spec is a key documented.
+`python -m generator.formats.reference` writes the tables into docs/format.md, between the two marker lines, and
+docs/findings.md whole; the tests check that the files hold exactly what the spec and the catalogue make, so a key
+added to the spec is a key documented, and so is a code.
 """
 
 from __future__ import annotations
@@ -9,12 +11,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..core.codes import CODES
 from ..reading.kinds import FACE_SIZE
 from ..reading.spec import SECTIONS, Derived, Key, Section
 
 BEGIN = "<!-- key tables: made from generator/reading/spec.py by `python -m generator.formats.reference` -->"
 END = "<!-- end of the key tables -->"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "format.md"
+FINDINGS = DOCS.with_name("findings.md")
 
 
 def _number(value) -> str:
@@ -85,10 +89,24 @@ def with_tables(text: str) -> str:
     return text[:start] + key_tables() + text[end:]
 
 
+def findings_page() -> str:
+    """docs/findings.md: every finding code of the catalogue, in the order it declares them."""
+    lines = ["# Finding codes", "",
+             "<!-- made from generator/core/codes.py by `python -m generator.formats.reference`: edit that -->", "",
+             "Every finding `muster validate` and `muster build` print carries one of these codes (in `--format json`, "
+             "its `code`), stable from release to release: filter on the code, never on the wording. "
+             "`muster validate --codes` lists them too.", "", "| code | severity | meaning | message |", "| --- | --- | --- | --- |"]
+    for code in CODES.values():
+        message = "" if code.template == "{detail}" else f"`{code.template}`"
+        lines.append(f"| `{code.name}` | {code.severity} | {_cell(code.meaning)} | {_cell(message)} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     text = DOCS.read_text(encoding="utf-8")
     DOCS.write_text(with_tables(text), encoding="utf-8", newline="\n")
-    print(f"wrote the key tables of {DOCS}", file=sys.stderr)
+    FINDINGS.write_text(findings_page(), encoding="utf-8", newline="\n")
+    print(f"wrote the key tables of {DOCS} and {FINDINGS}", file=sys.stderr)
     return 0
 
 
