@@ -68,8 +68,7 @@ TOO_LARGE = declare("too-large", "error", "A file, image or text over the limit 
 TOO_DEEP = declare("too-deep", "error", "YAML nested deeper than Muster reads.")
 
 # Keys
-UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).",
-                      "unknown key '{key}'{hint}")
+UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).")
 MISSING_KEY = declare("missing-key", "error", "A key that must be given is missing.")
 KEY_CONFLICT = declare("key-conflict", "error", "Keys that cannot be given together, or one that does not apply.")
 DUPLICATE_KEY = declare("duplicate-key", "error", "The same key twice in one mapping, or two columns for one key.")
@@ -92,12 +91,18 @@ UNSAFE_XML = declare("unsafe-xml", "error", "An .xlsx part that declares a DTD: 
 EMPTY_SHEET = declare("empty-sheet", "error", "A spreadsheet with no header row.")
 UNKNOWN_SHEET = declare("unknown-sheet", "error", "A worksheet the workbook does not have, or --sheet for a CSV.")
 UNNAMED_COLUMN = declare("unnamed-column", "error", "A spreadsheet column with values and no name in its header.")
-UNKNOWN_COLUMN = declare("unknown-column", "warning", "Spreadsheet columns the game has no keys for: not read.")
+UNKNOWN_COLUMN = declare("unknown-column", "warning", "Spreadsheet columns the game has no keys for: not read.",
+                         "{count:,} column(s) not read, the game has no such keys: {names}{more} (map them to keys "
+                         "under the deck's columns:, or list them under ignore:)")
 MISSING_COLUMN = declare("missing-column", "warning", "A column named under columns: that the header lacks.",
                          "columns: no column '{name}' in the header row{hint}")
 RESERVED_COLUMN = declare("reserved-column", "warning", "A column named like a reserved key, but not as it is "
-                          "written.")
-FORMULA_WITHOUT_VALUE = declare("formula-without-value", "error", "A formula saved without its computed value.")
+                          "written.", "column '{name}' is not read: Muster's reserved '{key}' is written in lower "
+                          "case; to print it, declare a trait and map the column to it (columns: {{{name}: <trait>}}), "
+                          "or map it to the reserved key (columns: {{{name}: {key}}})")
+FORMULA_WITHOUT_VALUE = declare("formula-without-value", "error", "A formula saved without its computed value.",
+                                "a formula saved without its value (written by a program that does not compute "
+                                "formulas): open the file in a spreadsheet program and save it")
 
 # The game's vocabulary
 UNKNOWN_TRAIT = declare("unknown-trait", "error", "A trait the game does not declare.",

@@ -8,6 +8,7 @@ import unicodedata
 import dataclasses
 from pathlib import Path
 
+from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Card, Deck, Grouping, PrintFormat, frozen
 from .kinds import describe
@@ -164,9 +165,8 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> Seq | None:
     named = {str(cell).strip() for cell in sheet.header if cell is not None}
     for name in source.columns:
         if name not in named:
-            reader.findings.append(Finding("warning", Location(path, sheet.header_row, 1), "",
-                                           f"columns: no column '{name}' in the header row"
-                                           + did_you_mean(name, named), "missing-column"))
+            reader.findings.append(Finding.of(codes.MISSING_COLUMN, Location(path, sheet.header_row, 1), name=name,
+                                              hint=did_you_mean(name, named)))
     if source.titled and "title" not in header.columns:
         reader.error(Location(path, sheet.header_row, 1), "title", "no title column: name one Title or Name, or "
                      "map one (columns: {Header: title}); only a deck of tokens may go without", "missing-key")
