@@ -146,8 +146,8 @@ def test_faces_that_print_alike_are_laid_out_once_yet_each_card_reports_its_prob
     folder = make_game({"reds.yaml": f"cards:\n  - {{title: Alpha, type: L, force: 2, text: {words}}}\n"
                                      f"  - {{title: Bravo, type: U, force: 3, count: 2, text: {words}}}\n",
                         "face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: '{{ card.text }}', size: 9, min_size: 6}\n"})
-    found = [str(f) for f in check_game(load_game(folder))]
-    assert [m for m in found if "'Alpha': paragraph 'word" in m] and [m for m in found if "'Bravo': paragraph 'word" in m]
+    found = [(f.code, f.field, f.where.line) for f in check_game(load_game(folder))]
+    assert found == [("text-overflow", "cards[0]", 2), ("text-overflow", "cards[1]", 3)]  # each card named
 
 
 def test_a_face_turned_by_a_template_is_laid_out_per_card(make_game):
@@ -180,8 +180,8 @@ def test_a_failing_value_of_a_repeated_element_is_named_with_its_line(make_game)
         "    y1: '{{ 10 if i < 2 else i.nope }}'\n"
         "    x2: 1\n"
         "    y2: '{{ i * 2 }}'\n")})
-    found = [str(f) for f in check_game(load_game(folder))]
-    assert len(found) == 1 and found[0].startswith(f"{folder / 'face.yaml'}:6:") and "nope" in found[0], found
+    found = [(f.code, f.where.path, f.where.line) for f in check_game(load_game(folder))]
+    assert found == [("template-error", folder / "face.yaml", 6)]  # y1: of the item that reads i.nope
 
 
 def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, monkeypatch):
