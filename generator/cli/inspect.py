@@ -89,7 +89,8 @@ def list_games(
         for deck in game.decks.values():
             declared = "-" if deck.size is None else str(deck.size)
             flag = "" if deck.size in (None, deck.total) else "  MISMATCH"
-            typer.echo(f"  {deck.id:<24} {deck.format.component:<7} declared {declared:>5}  actual {deck.total:>5}{flag}")
+            component = deck.format.component
+            typer.echo(f"  {deck.id:<24} {component:<7} declared {declared:>5}  actual {deck.total:>5}{flag}")
         for board in game.boards.values():
             typer.echo(f"  {board.id:<24} {board.file:<7} {board.size[0]:.0f} x {board.size[1]:.0f} mm")
         if game.rulebook is not None:

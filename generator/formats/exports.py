@@ -132,7 +132,8 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every
         decks = [game.decks[d] for d in dict.fromkeys(deck_ids)]
     else:
         # the card decks; a game of counters alone (the grid battle) exports its counters
-        decks = [deck for deck in game.decks.values() if every or deck.format.component == "cards"] or list(game.decks.values())
+        decks = ([deck for deck in game.decks.values() if every or deck.format.component == "cards"]
+                 or list(game.decks.values()))
     findings = require_valid_data(game)
     if adapt is not None:
         decks = [adapt(deck) for deck in decks]

@@ -95,7 +95,8 @@ def findings_page() -> str:
              "<!-- made from generator/core/codes.py by `python -m generator.formats.reference`: edit that -->", "",
              "Every finding `muster validate` and `muster build` print carries one of these codes (in `--format json`, "
              "its `code`), stable from release to release: filter on the code, never on the wording. "
-             "`muster validate --codes` lists them too.", "", "| code | severity | meaning | message |", "| --- | --- | --- | --- |"]
+             "`muster validate --codes` lists them too.", "",
+             "| code | severity | meaning | message |", "| --- | --- | --- | --- |"]
     for code in CODES.values():
         message = "" if code.template == "{detail}" else f"`{code.template}`"
         lines.append(f"| `{code.name}` | {code.severity} | {_cell(code.meaning)} | {_cell(message)} |")

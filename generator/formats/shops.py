@@ -162,7 +162,7 @@ def _write_pdf(shop: Shop, game, deck, laid, rows, staging, files: list[dict]) -
         pages = [index for row in rows for _ in range(row.count) for index in (row.back, row.front)]
     name = f"{deck.id}.pdf"
     target = staging.path(name)
-    write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.format.face_size, shop.bleed, boxes=True,
-                     printing=shop.printing())
+    write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.format.face_size, shop.bleed,
+                     boxes=True, printing=shop.printing())
     files.append({"file": name, "sha256": sha256(target)})
     return f"{name}, {len(pages)} pages (back first)"

@@ -68,7 +68,7 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     if copies == 0:
         raise MusterError(f"deck '{deck.id}' has no cards to export")
     chunks = tts_chunks(copies)
-    grid = tts_grid(deck.format.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all the deck's sheets
+    grid = tts_grid(deck.format.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all its sheets
     backs = [front if back is None else back for front, back in zip(laid.fronts, laid.backs)]  # single-sided: front
     unique = len(set(backs)) > 1
     hidden = backs[0]  # shown by TTS for cards hidden in a hand: the deck's (first) back

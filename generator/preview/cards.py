@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache, partial
-from typing import Mapping, NamedTuple
+from typing import Callable, NamedTuple
 
 from ..core.display import Face
 from ..core.errors import Finding, Location, MusterError
@@ -105,15 +105,15 @@ def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
     except (MusterError, OSError):
         return None
     shared = deck_context(game, deck, bleed)
-    return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.format.face_size, deck.format.safe_margin,
-                 dict(game.colours), dict(game.icons), game.root))
+    return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.format.face_size,
+                 deck.format.safe_margin, dict(game.colours), dict(game.icons), game.root))
 
 
 def card_key(card: Card) -> object:
     """A card's values and the places they come from (its findings name them), every field of Card: its key among
     its deck's. Places as plain numbers and text: comparing Paths costs more than laying a card out saves,
     thousands of times."""
-    key = tuple(_plain(getattr(card, name)) for name in _field_names(type(card)))
+    key = _key_of(type(card))(card)
     try:
         hash(key)
     except TypeError:  # a value of a kind that cannot be hashed (a table's rows): compared by its text instead
@@ -122,13 +122,20 @@ def card_key(card: Card) -> object:
 
 
 @cache
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind))
-
-
-def _plain(value):
-    if isinstance(value, Location):
-        return str(value.path), value.line, value.column
-    if isinstance(value, Mapping):
-        return tuple((name, _plain(item)) for name, item in value.items())
-    return value
+def _key_of(kind: type) -> Callable[[object], tuple]:
+    """What makes the key of an instance of the dataclass `kind` from every one of its fields, each by its
+    declared type: a Location as (path, line, column), a Mapping as its items (of Locations: each so), the others
+    as they are. Written out as one expression, as namedtuple does: a key is made for every card on every
+    refresh, and a loop over the fields costs three times as much."""
+    parts = []
+    for f in dataclasses.fields(kind):
+        declared, value = str(f.type), f"card.{f.name}"
+        if declared == "Location":
+            parts.append(f"str({value}.path), {value}.line, {value}.column")
+        elif declared == "Mapping[str, Location]":
+            parts.append(f"tuple((n, str(v.path), v.line, v.column) for n, v in {value}.items())")
+        elif declared.startswith("Mapping"):
+            parts.append(f"tuple({value}.items())")
+        else:
+            parts.append(value)
+    return eval(f"lambda card: ({', '.join(parts)},)", {})
