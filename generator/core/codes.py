@@ -168,7 +168,8 @@ RULEBOOK_TOO_BIG = declare("rulebook-too-big", "error", "A rulebook over the lim
 RULEBOOK_LAYOUT = declare("rulebook-layout", "error", "A rulebook block that cannot be set on any page.")
 CARD_NOT_LISTED = declare("card-not-listed", "error", "A card reference in the rulebook that lacks cards of its "
                           "deck.")
-NO_ITALIC = declare("no-italic", "warning", "*Italic* in a heading whose font has no italic face.")
+NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has no italic face: printed upright.")
+NO_BOLD = declare("no-bold", "warning", "**Bold** in a font whose family has no bold face: printed regular.")
 
 # Output and exports
 OUTPUT_IN_GAME = declare("output-in-game", "error", "An output folder inside the game folder.")
