@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.errors import Finding, Location, MusterError, has_errors
 from ..core.model import Game
 from ..core.inputs import RULEBOOK, read_bytes
@@ -44,8 +44,8 @@ def glyph_findings(game: Game, text: str) -> list[Finding]:
         font = next((f for mark, f in HEADING_FONTS.items() if line.startswith(mark)), game.rulebook.font)
         for character in fonts.missing_glyphs(line, font):
             missing.setdefault(character, font)
-    return [Finding("warning", _line_of(game.rulebook.path, character), "rulebook",
-                    f"font '{font}' has no glyph for {character!r}", "missing-glyph")
+    return [Finding.of(codes.MISSING_GLYPH, _line_of(game.rulebook.path, character), "rulebook", font=font,
+                       characters=repr(character))
             for character, font in missing.items()]
 
 
