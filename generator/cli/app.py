@@ -71,7 +71,6 @@ OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
 QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 
-
 def _choice(option: KitOption) -> type[Enum]:
     return Enum(option.name.capitalize(), [(choice, choice) for choice in option.choices], type=str)
 
