@@ -46,9 +46,8 @@ def test_title_shrinks_to_fit_one_line(make_game):
 def test_text_that_cannot_fit_is_a_finding_naming_the_card(make_game):
     folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, text: " + "word " * 200 + "}\n  - {title: B, type: U, force: 3, count: 2}\n",
                         "face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: '{{ card.text }}', size: 9, min_size: 6}\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.title }}'}\n"})
-    found = [str(f) for f in check_game(load_game(folder))]
-    assert any("'Alpha': paragraph 'word word" in m and "does not fit in 55.0 x 20.0 mm at 6 pt" in m
-               and f"{folder / 'reds.yaml'}:2:5" in m for m in found), found
+    found = [(f.code, f.field, f.where) for f in check_game(load_game(folder))]
+    assert ("text-overflow", "cards[0]", (folder / "reds.yaml", 2, 5)) in found, found
 
 
 def test_template_error_names_layout_line_and_card(make_game):
@@ -138,7 +137,8 @@ def test_rotated_text_turns_about_its_box(make_game, tmp_path):
     ink = lambda image: sum(255 - value for value in image.tobytes())
     assert ink(box.crop((half, 0, box.width, box.height))) > 1.5 * ink(box.crop((0, 0, half, box.height)))
     bad = make_game({"face.yaml": "elements:\n  - {kind: circle, rotate: 90, cx: 5, cy: 5, r: 2}\n"}, name="bad")
-    assert any("a circle cannot be rotated" in str(f) for f in check_game(load_game(bad)))
+    assert [(f.code, f.field, f.where) for f in check_game(load_game(bad))] == [
+        ("layout-error", "decks.reds.face", (bad / "face.yaml", 2, 20))]  # rotate: of a circle
 
 
 def test_faces_that_print_alike_are_laid_out_once_yet_each_card_reports_its_problems(make_game):
@@ -146,8 +146,8 @@ def test_faces_that_print_alike_are_laid_out_once_yet_each_card_reports_its_prob
     folder = make_game({"reds.yaml": f"cards:\n  - {{title: Alpha, type: L, force: 2, text: {words}}}\n"
                                      f"  - {{title: Bravo, type: U, force: 3, count: 2, text: {words}}}\n",
                         "face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: '{{ card.text }}', size: 9, min_size: 6}\n"})
-    found = [str(f) for f in check_game(load_game(folder))]
-    assert [m for m in found if "'Alpha': paragraph 'word" in m] and [m for m in found if "'Bravo': paragraph 'word" in m]
+    found = [(f.code, f.field, f.where.line) for f in check_game(load_game(folder))]
+    assert found == [("text-overflow", "cards[0]", 2), ("text-overflow", "cards[1]", 3)]  # each card named
 
 
 def test_a_face_turned_by_a_template_is_laid_out_per_card(make_game):
@@ -180,8 +180,8 @@ def test_a_failing_value_of_a_repeated_element_is_named_with_its_line(make_game)
         "    y1: '{{ 10 if i < 2 else i.nope }}'\n"
         "    x2: 1\n"
         "    y2: '{{ i * 2 }}'\n")})
-    found = [str(f) for f in check_game(load_game(folder))]
-    assert len(found) == 1 and found[0].startswith(f"{folder / 'face.yaml'}:6:") and "nope" in found[0], found
+    found = [(f.code, f.where.path, f.where.line) for f in check_game(load_game(folder))]
+    assert found == [("template-error", folder / "face.yaml", 6)]  # y1: of the item that reads i.nope
 
 
 def test_a_program_that_does_not_read_the_card_runs_once_per_deck(make_game, monkeypatch):
@@ -281,7 +281,7 @@ def test_card_frames_stay_clear_of_the_cut():
     for folder in bundled_games():
         game = load_game(folder)
         for deck in game.decks.values():
-            if deck.component != "cards":
+            if deck.format.component != "cards":
                 continue
             for face in lay_out_cards(game, deck, 3.0, warnings=False).faces:
                 for item in face.items:

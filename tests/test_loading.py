@@ -68,7 +68,6 @@ def test_year_from_accepts_plus_and_checks_range(make_game):
     folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, fronts: A, year: 1944+}\n  - {title: Bravo, type: U, force: 3, fronts: E, count: 2, year: 1950+}\n"})
     game = load_game(folder)
     assert game.decks["reds"].cards[0].traits["year"] == 1944
-    assert any("cards[1].year: 1950 is outside 1939..1945" in m for m in messages(folder))
     assert ("cards[1].year", "out-of-range") in codes(folder)
 
 
@@ -86,8 +85,9 @@ def test_paths_outside_the_game_folder_are_refused(make_game, tmp_path):
     folder = make_game()
     text = (folder / "game.yaml").read_text().replace("file: reds.yaml", "file: ../elsewhere.yaml")
     (folder / "game.yaml").write_text(text)
-    assert any("'../elsewhere.yaml' leads outside tiny/" in m for m in messages(folder))
     assert codes(folder) == [("decks.reds", "file-outside-game")]
+    line = next(n for n, text in enumerate(text.splitlines(), 1) if "../elsewhere.yaml" in text)
+    assert [(f.where.path.name, f.where.line) for f in load_game(folder).findings] == [("game.yaml", line)]
 
 
 def test_variant_patches_matching_cards_without_the_trait(make_game):
@@ -110,8 +110,9 @@ def test_icon_colours_may_name_the_games_colours(make_game):
     (folder / "game.yaml").write_text(text)
     assert load_game(folder).icons["star"].colour == "#222222"
     (folder / "game.yaml").write_text(text.replace("colour: dark}", "colour: darkish}"))
-    assert any("unknown colour 'darkish'" in m for m in messages(folder))
     assert codes(folder) == [("icons.star.colour", "bad-colour")]
+    line = next(n for n, text in enumerate(text.splitlines(), 1) if "star:" in text)
+    assert [(f.where.path.name, f.where.line) for f in load_game(folder).findings] == [("game.yaml", line)]
 
 
 def test_values_that_once_crashed_the_loader_are_findings(make_game):
@@ -155,12 +156,13 @@ def test_yaml_values_keep_their_places_and_merge_keys_follow_yaml(tmp_path):
     assert data["m"].key_where["b"] == (path, 1, 17) and data["m"].value_where["a"] == (path, 3, 22)
     assert data["list"][1] is data["base"] and data["list"].item_where == [(path, 5, 5), (path, 6, 5)]
     path.write_text("a: 1\n---\nb: 2\n")
-    with pytest.raises(MusterError, match="expected one YAML document") as refused:
+    with pytest.raises(MusterError) as refused:  # a second document
         load_yaml(path)
-    assert refused.value.where == (path, 2, 1)
+    assert (refused.value.code, refused.value.where) == ("yaml-syntax", (path, 2, 1))
     path.write_text("a: *nowhere\n")
-    with pytest.raises(MusterError, match="alias \\*nowhere has no anchor before it"):
+    with pytest.raises(MusterError) as refused:  # an alias without its anchor
         load_yaml(path)
+    assert (refused.value.code, refused.value.where) == ("yaml-syntax", (path, 1, 4))
     path.write_text("")
     assert load_yaml(path) is None
 

@@ -415,3 +415,27 @@ def test_a_game_yaml_linked_out_of_the_folder_is_never_quoted(make_game, tmp_pat
     assert b"SECRET" not in preview.state
     assert [(f["code"], f["where"].endswith("tiny/game.yaml")) for f in state(preview)["findings"]] == [
         ("file-outside-game", True)]
+
+
+def test_a_cards_key_follows_every_field_of_card_even_one_added_later():
+    from dataclasses import dataclass, fields, replace
+    from pathlib import Path
+
+    from generator.core.errors import Location
+    from generator.core.model import Card
+    from generator.preview.cards import card_key
+
+    card = Card("Alpha", "alpha", 1, {"force": 3}, Location(Path("deck.yaml"), 2, 3),
+                {"title": Location(Path("deck.yaml"), 2, 10)}, 0)
+    other = {"title": "Beta", "id": "beta", "count": 2, "traits": {"force": 4}, "where": Location(Path("deck.yaml"), 5),
+             "field_where": {"title": Location(Path("deck.yaml"), 2, 11)}, "index": 1, "designed": True, "note": "x",
+             "invalid": frozenset({"force"})}
+    for name, value in other.items():
+        assert card_key(replace(card, **{name: value})) != card_key(card), name
+
+    @dataclass(frozen=True)
+    class Marked(Card):
+        mark: str = ""
+
+    marked = Marked(**{f.name: getattr(card, f.name) for f in fields(Card)})
+    assert card_key(replace(marked, mark="new")) != card_key(marked)

@@ -152,7 +152,7 @@ def test_bundled_europe_prints_every_title_once(tmp_path):
 
     game = load_game("europe-1939")
     build_game(game, tmp_path, Options())
-    for deck in (d for d in game.decks.values() if d.component == "cards"):
+    for deck in (d for d in game.decks.values() if d.format.component == "cards"):
         pdf = tmp_path / "europe-1939" / f"cards-{deck.id}.pdf"
         pages = len(Reader(pdf).pages)
         lines = [line.strip() for page in range(0, pages, 2) for line in page_text(pdf, page).splitlines()]

@@ -96,12 +96,13 @@ def test_an_xlsx_deck_with_helper_columns_and_a_mapping_builds(make_game, tmp_pa
 def test_findings_name_the_cell(make_game):
     rows = [["Alpha", 1, "seven", "L"], ["Bravo", "x", "=B3+3", "Q"], ["", 1, 2, "U"]]
     folder = sheet_game(make_game, header=HEADER[:4], rows=rows, cached={})
-    findings = [str(f).replace(f"{folder}/", "") for f in check_game(load_game(folder))]
-    assert "cards.xlsx:2:C: error: force: expected an integer, got 'seven'" in findings, findings
-    assert "cards.xlsx:3:B: error: count: expected an integer, got 'x'" in findings, findings
-    assert any(line.startswith("cards.xlsx:3:C: error: force: a formula saved without its value") for line in findings)
-    assert any(line.startswith("cards.xlsx:3:D: error: type: unknown type 'Q'") for line in findings), findings
-    assert any(line.startswith("cards.xlsx:4:A: error: title: every card needs a title") for line in findings)
+    findings = [(str(f.where).replace(f"{folder}/", ""), f.severity, f.field, f.code)
+                for f in check_game(load_game(folder))]
+    assert ("cards.xlsx:2:C", "error", "force", "wrong-type") in findings, findings
+    assert ("cards.xlsx:3:B", "error", "count", "wrong-type") in findings, findings
+    assert ("cards.xlsx:3:C", "error", "force", "formula-without-value") in findings, findings
+    assert ("cards.xlsx:3:D", "error", "type", "unknown-code") in findings, findings
+    assert ("cards.xlsx:4:A", "error", "title", "missing-key") in findings, findings
 
 
 def test_a_csv_deck_common_headers_and_reserved_names(make_game):

@@ -113,7 +113,7 @@ def check_saved_object(document: dict, game) -> None:
         inner = bag["ContainedObjects"][0]
         units = CARD_UNITS if inner["Name"] != "Custom_Tile" else (TILE_UNITS, TILE_UNITS)
         size = (inner["Transform"]["scaleX"] * units[0] * UNIT_MM, inner["Transform"]["scaleZ"] * units[1] * UNIT_MM)
-        assert size == pytest.approx(deck.face_size, abs=0.01)  # true size, in the units TTS is taken to have
+        assert size == pytest.approx(deck.format.face_size, abs=0.01)  # true size, in the units TTS is taken to have
         if inner["Name"] in ("Deck", "DeckCustom"):
             assert len(inner["ContainedObjects"]) == deck.total
             assert [card["Nickname"] for card in inner["ContainedObjects"]] == [

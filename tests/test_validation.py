@@ -81,9 +81,8 @@ def test_duplicate_titles_in_a_deck(make_game):
 
 def test_unknown_rule_kind_and_trait_are_reported(make_game):
     folder = game_with(make_game, REDS_OK, rules="rules:\n  - {require: [strength]}\n  - {demand: [force]}\n")
-    found = findings(folder)
-    assert "unknown trait(s): strength" in found
-    assert any(m.startswith("unknown key 'demand'") for m in found)
+    assert codes(folder) == [("unknown-trait", "rules[0].require"), ("unknown-key", "rules[1].demand"),
+                             ("missing-key", "rules[1]")]  # demand: is no rule kind, and the rule has none
 
 
 REDS_OK = "cards:\n  - {title: A, type: L, force: 2}\n  - {title: B, type: U, force: 3, count: 2}\n"

@@ -151,7 +151,7 @@ def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
             assert archive.read(element.get("pdfFile")).startswith(b"%PDF")
     assert len(gpids) == len(set(gpids)) and int(root.get("nextPieceSlotId")) > max(map(int, gpids or ["0"]))
     for deck in game.decks.values():
-        if deck.component == "tokens":
+        if deck.format.component == "tokens":
             group = next(e for e in root.iter("VASSAL.build.widget.ListWidget") if e.get("entryName") == deck.name)
             assert len(group) == len([card for card in deck.cards if card.count > 0])
         else:

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterator
 
+from ..core import codes
 from ..core.errors import Finding, Location
 from ..core.model import Card, Deck, Game, Rule
 from ..reading.rules import matches
@@ -31,10 +32,8 @@ def check_data(game: Game) -> list[Finding]:
 def _deck_findings(deck: Deck) -> list[Finding]:
     findings = []
     if deck.size is not None and deck.complete and deck.total != deck.size:
-        findings.append(Finding(
-            "error", deck.size_where or deck.where, f"decks.{deck.id}.size",
-            f"deck '{deck.id}' declares {deck.size} cards, its cards add up to {deck.total}", "deck-size",
-        ))
+        findings.append(Finding.of(codes.DECK_SIZE, deck.size_where or deck.where, f"decks.{deck.id}.size",
+                                   deck=deck.id, size=deck.size, total=deck.total))
     seen: dict[str, Card] = {}
     for card in deck.cards:
         key = card.title.casefold()

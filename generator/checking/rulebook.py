@@ -7,7 +7,7 @@ import html
 import re
 from urllib.parse import unquote
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.errors import Finding, Location, MusterError, has_errors
 from ..core.model import Game
 from ..core.inputs import RULEBOOK, read_bytes
@@ -47,8 +47,8 @@ def glyph_findings(game: Game, text: str) -> list[Finding]:
         font = next((f for mark, f in HEADING_FONTS.items() if line.startswith(mark)), game.rulebook.font)
         for character in fonts.missing_glyphs(line, font):
             missing.setdefault(character, font)
-    return [Finding("warning", _line_of(game.rulebook.path, character), "rulebook",
-                    f"font '{font}' has no glyph for {character!r}", "missing-glyph")
+    return [Finding.of(codes.MISSING_GLYPH, _line_of(game.rulebook.path, character), "rulebook", font=font,
+                       characters=repr(character))
             for character, font in missing.items()]
 
 
@@ -113,7 +113,7 @@ def coverage(game: Game, text: str) -> list[Finding]:
     findings = []
     listed = listed_titles(text)
     for deck in game.decks.values():
-        if deck.component != "cards":
+        if deck.format.component != "cards":
             continue
         missing = sorted({card.title for card in deck.cards if card.title not in listed})
         if missing:

@@ -12,7 +12,7 @@ from typing import Callable, List, Optional
 import typer
 
 from . import console
-from ..core.options import Options
+from ..core.options import KIT, KIT_OPTIONS, KitOption, Options
 
 HELP = {"help_option_names": ["-h", "--help"]}
 
@@ -36,22 +36,6 @@ export_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-class Duplex(str, Enum):
-    """How --duplex prints backs."""
-
-    long = "long"
-    short = "short"
-    fold = "fold"
-    none = "none"
-
-
-class Colour(str, Enum):
-    """How --colour prints colours and images."""
-
-    rgb = "rgb"
-    cmyk = "cmyk"
 
 
 class Format(str, Enum):
@@ -84,77 +68,65 @@ GAME = typer.Argument(..., metavar="GAME", show_default=False,
                       help="A game folder or the name of a bundled game.")
 OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
                    help="Output folder; each game gets a folder inside it.")
-BLEED = typer.Option("3mm", "--bleed", metavar="LENGTH",
-                     help="Bleed around each face, with a unit: 3mm, 0.125in, 1/8in.")
-VARIANTS = typer.Option(None, "--variant", metavar="NAME", help="Switch on a variant of the game (repeatable).")
 QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
-# what a kit is built with: declared once, for `muster build` and `muster watch` (with_kit_options)
-PAPER = typer.Option("a4", "--paper", metavar="PAPER",
-                     help="Paper: a4, letter, a3, tabloid, a5, each also -landscape (a4-landscape), or a size such "
-                          "as 300mmx400mm or \"11in x 17in\". A deck's or board's paper: in game.yaml wins.")
-DUPLEX = typer.Option(Duplex.long, "--duplex", case_sensitive=False,
-                      help="How backs are printed: long or short edge flip, gutter fold, or none (backs after fronts).")
-COLOUR = typer.Option(Colour.rgb, "--colour", case_sensitive=False, help="rgb, or cmyk: colours and images "
-                      "converted to the inks of the bundled FOGRA39 profile, black text on the black plate alone.")
-PDFX = typer.Option(False, "--pdfx", help="Write PDF/X-1a:2003 (implies --colour cmyk): the profile as output "
-                    "intent, trim and bleed boxes, no transparency.")
-INK_LIMIT = typer.Option(None, "--ink-limit", min=100, max=400, metavar="PERCENT", callback=console.finite,
-                         help="Total ink at most, when lower than the profile's 300 %.")
-KIT = (
-    ("paper", str, PAPER),
-    ("bleed", str, BLEED),
-    ("duplex", Duplex, DUPLEX),
-    ("crop_marks", bool, typer.Option(True, "--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.")),
-    ("greyscale", bool, typer.Option(False, "--greyscale", help="Print in shades of grey (ink saver).")),
-    ("variant", Optional[List[str]], VARIANTS),
-    ("seed", Optional[int], typer.Option(None, "--seed", min=0, metavar="N", help="Seed for what boards place at "
-                                         "random (default: each board's own); printed on the board.")),
-    ("booklet", bool, typer.Option(False, "--booklet", help="Write rules-booklet.pdf (the rulebook two-up, in "
-                                   "saddle-stitch order) for every game with a rulebook; games may also ask for one "
-                                   "in game.yaml.")),
-    ("calibration", bool, typer.Option(True, "--calibration/--no-calibration", help="Write calibration.pdf: 100 mm "
-                                       "rulers and a card at true size, to print first.")),
-    ("back_offset", str, typer.Option("0,0", "--back-offset", metavar="X,Y", help="Move every back page by X to "
-                                      "the right and Y down, as seen on the back (mm, or with a unit: 1.5mm,-0.5mm), "
-                                      "to make up for a duplex printer's shift; calibration.pdf measures it.")),
-    ("colour", Colour, COLOUR),
-    ("pdfx", bool, PDFX),
-    ("ink_limit", Optional[float], INK_LIMIT),
-)
+
+def _choice(option: KitOption) -> type[Enum]:
+    return Enum(option.name.capitalize(), [(choice, choice) for choice in option.choices], type=str)
+
+
+CHOICES = {option.name: _choice(option) for option in KIT if option.choices}  # typer shows Enums as choices
+Colour = CHOICES["colour"]
+
+
+def kit_parameter(name: str) -> tuple[object, typer.models.OptionInfo]:
+    """The annotation and the typer option of the kit option `name` (core/options.KIT)."""
+    option = KIT_OPTIONS[name]
+    bounds = {"min": option.low, "max": option.high} if option.low is not None or option.high is not None else {}
+    if option.choices:
+        kind = CHOICES[name]
+        return kind, typer.Option(kind(option.default), option.flag, case_sensitive=False, help=option.help)
+    kind = {list: Optional[List[str]]}.get(option.kind, option.kind)
+    kind = Optional[kind] if option.default is None and option.kind is not list else kind
+    finite = {"callback": console.finite} if option.kind is float else {}  # click's ranges let nan and inf through
+    return kind, typer.Option(option.default, option.flag, metavar=option.metavar, help=option.help, **bounds,
+                              **finite)
+
+
+BLEED = kit_parameter("bleed")[1]
+VARIANTS = kit_parameter("variants")[1]
+COLOUR = kit_parameter("colour")[1]
+PDFX = kit_parameter("pdfx")[1]
+INK_LIMIT = kit_parameter("ink_limit")[1]
+
+
+def kit_options(**values) -> Options:
+    """The Options of the command line's kit options; a bad one is one line and exit 2."""
+    from ..core.errors import MusterError
+
+    try:
+        return Options.chosen(**{name: value.value if isinstance(value, Enum) else value
+                                 for name, value in values.items()})
+    except MusterError as exc:
+        console.fail(exc)
 
 
 def with_kit_options(command: Callable) -> Callable:
-    """`command`, whose parameter `options` is the Options of a kit, taking the options of KIT in its place."""
+    """`command`, whose parameter `options` is the Options of a kit, taking every option of KIT in its place:
+    typer reads a command's options from its signature, which is made here from the one declaration."""
     signature = inspect.signature(command, eval_str=True)
-    names = list(signature.parameters)
-    at = names.index("options")
-    kit = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
-           for name, kind, default in KIT]
+    at = list(signature.parameters).index("options")
+    kit = []
+    for option in KIT:
+        kind, default = kit_parameter(option.name)
+        kit.append(inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind))
     parameters = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()]
     parameters[at:at + 1] = kit
 
     @wraps(command)
     def run(**values):
-        return command(options=kit_options(*(values.pop(name) for name, _, _ in KIT)), **values)
+        return command(options=kit_options(**{option.name: values.pop(option.name) for option in KIT}), **values)
 
     run.__signature__ = signature.replace(parameters=parameters)
     run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
     return run
-
-
-def kit_options(paper: str, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
-                variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool,
-                back_offset: str, colour: Colour = Colour.rgb, pdfx: bool = False,
-                ink_limit: Optional[float] = None) -> Options:
-    """The Options of a kit from the options of KIT; a bad --paper, --bleed or --back-offset is one line and exit 2."""
-    from ..core.errors import MusterError
-
-    try:
-        paper_name = console.paper(paper)
-        bleed_mm = console.bleed(bleed)
-        offset = console.back_offset(back_offset, duplex.value)
-    except MusterError as exc:
-        console.fail(exc)
-    return Options(paper_name, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
-                   calibration, offset, "cmyk" if pdfx else colour.value, pdfx, ink_limit)

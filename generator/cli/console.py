@@ -1,4 +1,4 @@
-"""What every command shares: the --debug switch, one-line failures, and the rules of --bleed and --back-offset."""
+"""What every command shares: the --debug switch, one-line failures, the games named and progress shown."""
 
 from __future__ import annotations
 
@@ -9,10 +9,6 @@ from typing import NoReturn
 import typer
 
 from ..core.errors import GameInvalid, MusterError, exit_status
-from ..core.units import paper_name, parse_length
-
-MAX_BLEED = 10.0  # mm
-MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
 
 state = {"debug": False}
 
@@ -41,25 +37,6 @@ def invalid(name: str, exc: GameInvalid, what: str = "built") -> NoReturn:
     raise typer.Exit(exit_status(exc.findings))
 
 
-def paper(text: str) -> str:
-    """A paper as --paper names it (units.paper_name); a MusterError listing the named papers when it is none."""
-    try:
-        return paper_name(text)
-    except ValueError as exc:
-        raise MusterError(f"--paper: {exc}") from None
-
-
-def bleed(text: str) -> float:
-    """Millimetres of bleed from an option such as 3mm or 0.125in, within 0 to MAX_BLEED."""
-    try:
-        value = parse_length(text)
-    except ValueError as exc:
-        raise MusterError(f"--bleed: {exc}") from None
-    if not 0 <= value <= MAX_BLEED:
-        raise MusterError(f"--bleed must be between 0mm and {MAX_BLEED:g}mm, got {text}")
-    return value
-
-
 def base_url(text: str) -> str:
     """An http(s) URL with a host, of printable characters without spaces: what TTS can fetch images from."""
     import unicodedata
@@ -77,24 +54,6 @@ def base_url(text: str) -> str:
         raise MusterError(f"--base-url must be an http:// or https:// URL with a host, got '{shown}'",
                           code="bad-url")
     return text
-
-
-def back_offset(text: str, duplex: str) -> tuple[float, float]:
-    """Millimetres (x, y) from an option such as 1.5mm,-0.5mm or 0.5,0 (bare numbers in mm), each within
-    MAX_BACK_OFFSET; refused with --duplex fold, where no page is a back."""
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise MusterError(f"--back-offset takes two lengths, X,Y (such as 1.5mm,-0.5mm), got {text!r}")
-    try:
-        offset = (parse_length(parts[0], bare_unit="mm"), parse_length(parts[1], bare_unit="mm"))
-    except ValueError as exc:
-        raise MusterError(f"--back-offset: {exc}") from None
-    if any(abs(value) > MAX_BACK_OFFSET for value in offset):
-        raise MusterError(f"--back-offset must be within ±{MAX_BACK_OFFSET:g}mm on each axis, got {text}")
-    if duplex == "fold" and offset != (0.0, 0.0):
-        raise MusterError("--back-offset moves back pages, and --duplex fold has none: its fronts and backs share "
-                          "one side of the paper, printed single-sided and folded")
-    return offset
 
 
 def games(names: list[str] | None) -> list[str | Path]:

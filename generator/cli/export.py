@@ -9,8 +9,9 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import BLEED, COLOUR, GAME, INK_LIMIT, PDFX, QUIET, VARIANTS, Colour, export_app
+from .app import BLEED, COLOUR, GAME, INK_LIMIT, PDFX, QUIET, VARIANTS, Colour, export_app, kit_options
 from ..core.errors import GameInvalid, MusterError, has_errors
+from ..core.options import read_bleed
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
 
@@ -25,7 +26,7 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
 def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export,
          finish=None) -> None:
     def work() -> list[str]:
-        bleed = console.bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
+        bleed = read_bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         return run_export(game, decks or None, variants or (), bleed, out, kind,
                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
                           progress=None if quiet else console.progress, finish=finish, every=finish is not None)
@@ -74,9 +75,7 @@ def pdf(
     ink_limit: Optional[float] = INK_LIMIT,
 ) -> None:
     """One two-page PDF per distinct card (front, back) with TrimBox and BleedBox; counts in cards.csv."""
-    from ..core.options import Options
-
-    printing = Options(colour="cmyk" if pdfx else colour.value, pdfx=pdfx, ink_limit=ink_limit)
+    printing = kit_options(colour=colour, pdfx=pdfx, ink_limit=ink_limit)
     _run(game, deck, variant, out, quiet, "pdf", bleed,
          lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 import typer
 
@@ -18,8 +18,12 @@ def validate(
     games: Optional[List[str]] = GAMES,
     format: Format = typer.Option(Format.text, "--format", case_sensitive=False, help="text: one line per finding; json: a list of findings."),
     variant: Optional[List[str]] = VARIANTS,
+    codes: bool = typer.Option(False, "--codes", help="List every finding code, its severity and meaning (docs/"
+                               "findings.md), and exit."),
 ) -> None:
     """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
+    if codes:
+        _list_codes(format)
     from ..checking import check_game
     from ..building.kit import without_cycle_collection
     from ..reading.loading import load_game
@@ -52,6 +56,19 @@ def validate(
     raise typer.Exit(2 if unreadable else exit_status(findings))
 
 
+def _list_codes(format: Format) -> NoReturn:
+    from ..core.codes import CODES
+
+    if format is Format.json:
+        typer.echo(json_text([{"code": c.name, "severity": c.severity, "meaning": c.meaning} for c in CODES.values()],
+                             indent=2))
+    else:
+        width = max(len(name) for name in CODES)
+        for code in CODES.values():
+            typer.echo(f"{code.name:<{width}}  {code.severity:<7}  {code.meaning}")
+    raise typer.Exit(0)
+
+
 @app.command("list")
 def list_games(
     games: Optional[List[str]] = GAMES,
@@ -72,7 +89,8 @@ def list_games(
         for deck in game.decks.values():
             declared = "-" if deck.size is None else str(deck.size)
             flag = "" if deck.size in (None, deck.total) else "  MISMATCH"
-            typer.echo(f"  {deck.id:<24} {deck.component:<7} declared {declared:>5}  actual {deck.total:>5}{flag}")
+            component = deck.format.component
+            typer.echo(f"  {deck.id:<24} {component:<7} declared {declared:>5}  actual {deck.total:>5}{flag}")
         for board in game.boards.values():
             typer.echo(f"  {board.id:<24} {board.file:<7} {board.size[0]:.0f} x {board.size[1]:.0f} mm")
         if game.rulebook is not None:

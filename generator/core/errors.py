@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from . import codes
 from .geometry import column_name
 
 
@@ -54,6 +55,16 @@ class Finding:
     code: str = ""  # stable and short ("unknown-key", "deck-size"): what tests and tools match, never the wording
     related: Location | None = None  # another place the finding concerns (the first of two duplicates, say)
 
+    def __post_init__(self):
+        codes.check(self.code)
+
+    @classmethod
+    def of(cls, code: codes.Code, where: Location | None, field: str = "", severity: str = "",
+           related: Location | None = None, **values) -> Finding:
+        """A finding of a declared code: its message from the code's template and `values`, its severity the
+        code's unless given."""
+        return cls(severity or code.severity, where, field, code.message(**values), code.name, related)
+
     def __str__(self) -> str:
         place = f"{self.where}: " if self.where else ""
         field = f"{self.field}: " if self.field else ""
@@ -77,10 +88,16 @@ class MusterError(Exception):
 
     def __init__(self, message: str, where: Location | None = None, field: str = "", code: str = ""):
         super().__init__(message)
+        codes.check(code)
         self.where = where
         self.message = message
         self.field = field
         self.code = code
+
+    @classmethod
+    def of(cls, code: codes.Code, where: Location | None = None, field: str = "", **values) -> MusterError:
+        """The problem of a declared code, its message from the code's template and `values`."""
+        return cls(code.message(**values), where, field, code.name)
 
     def finding(self, severity: str = "error", where: Location | None = None, field: str = "",
                 code: str = "") -> Finding:

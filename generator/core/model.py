@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -126,8 +126,30 @@ class SheetMapping:
 
 
 @dataclass(frozen=True)
+class PrintFormat:
+    """How a deck's faces are printed: made once by the reader, carried whole to imposition and rendering."""
+
+    component: str = "cards"          # "cards": its own cards-<id>.pdf; "tokens": a section of tokens.pdf
+    face_size: tuple[float, float] = (63.0, 88.0)
+    shape: str = "rect"               # "rect", "round" or "hex" (a circular or hexagonal cut line round each)
+    packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
+    safe: float | None = None         # mm kept free of text inside the trim; None: 3 mm, less on small faces
+    paper: str | None = None          # its sheets' paper (units.paper_size); None: the build's
+    orientation: str = "pointy"       # a hex counter's: "pointy" (a corner at the top) or "flat"
+
+    @property
+    def safe_margin(self) -> float:
+        return self.safe if self.safe is not None else min(3.0, round(0.06 * min(self.face_size), 2))
+
+    @property
+    def sheets(self) -> PrintFormat:
+        """What its sheets depend on: consecutive decks alike in it may share sheets."""
+        return replace(self, component="", safe=None)
+
+
+@dataclass(frozen=True)
 class Deck:
-    """A deck of cards or a set of counters: its cards, layouts, face size, shape and packing, declared size."""
+    """A deck of cards or a set of counters: its cards, layouts, print format and declared size."""
 
     id: str
     name: str
@@ -139,20 +161,10 @@ class Deck:
     cards: tuple[Card, ...]
     where: Location
     size_where: Location | None = None
-    component: str = "cards"          # "cards": its own cards-<id>.pdf; "tokens": a section of tokens.pdf
-    face_size: tuple[float, float] = (63.0, 88.0)
-    shape: str = "rect"               # "rect", "round" or "hex" (a circular or hexagonal cut line round each)
-    packing: str = "spaced"           # "spaced": bleed and crop marks; "sheet": edge to edge, shared cut lines
-    safe: float | None = None         # mm kept free of text inside the trim; None: 3 mm, less on small faces
+    format: PrintFormat = PrintFormat()
     complete: bool = True             # False when a file of the deck could not be read: its size is then unknown
-    paper: str | None = None          # its sheets' paper (units.paper_size); None: the build's
-    orientation: str = "pointy"       # a hex counter's: "pointy" (a corner at the top) or "flat"
     group: Grouping | None = None     # its counters set in blocks by traits; None: in deck order
     mapping: SheetMapping = SheetMapping()  # its spreadsheet's worksheet, columns and ignored columns
-
-    @property
-    def safe_margin(self) -> float:
-        return self.safe if self.safe is not None else min(3.0, round(0.06 * min(self.face_size), 2))
 
     @property
     def total(self) -> int:

@@ -10,7 +10,7 @@ from .errors import Location
 
 if TYPE_CHECKING:
     from .display import Face
-    from .model import Board, Game
+    from .model import Board, Game, PrintFormat
 
 
 @dataclass(frozen=True)
@@ -28,16 +28,11 @@ class DeckPlan:
     """What drawing a deck's sheets and listing it in the manifest need to know of it."""
 
     id: str
-    component: str
-    face_size: tuple[float, float]
-    shape: str
-    packing: str
+    format: PrintFormat
     size: int | None
     total: int
     where: Location
-    paper: str | None = None  # None: the build's
     single_sided: bool = False  # a deck of tokens with no back layout: no back pages
-    orientation: str = "pointy"  # a hex counter's
     groups: tuple[SheetGroup, ...] = ()  # its blocks, when its counters are grouped (layout/groups.py)
 
 
@@ -53,19 +48,18 @@ class Plan:
 
     @property
     def cards(self) -> list[str]:
-        return [deck_id for deck_id, deck in self.decks.items() if deck.component == "cards"]
+        return [deck_id for deck_id, deck in self.decks.items() if deck.format.component == "cards"]
 
     @property
     def tokens(self) -> list[str]:
-        return [deck_id for deck_id, deck in self.decks.items() if deck.component == "tokens"]
+        return [deck_id for deck_id, deck in self.decks.items() if deck.format.component == "tokens"]
 
 
 def plan_of(game: Game, fonts: tuple[str, ...] = (), groups: dict[str, tuple[SheetGroup, ...]] | None = None) -> Plan:
     groups = groups or {}
     return Plan(game.id, game.title, game.root, {
-        deck.id: DeckPlan(deck.id, deck.component, deck.face_size, deck.shape, deck.packing, deck.size, deck.total,
-                          deck.where, deck.paper, deck.back is None,
-                          deck.orientation, groups.get(deck.id, ())) for deck in game.decks.values()}, fonts)
+        deck.id: DeckPlan(deck.id, deck.format, deck.size, deck.total, deck.where, deck.back is None,
+                          groups.get(deck.id, ())) for deck in game.decks.values()}, fonts)
 
 
 @dataclass

@@ -19,6 +19,7 @@ import math
 import re
 from pathlib import Path
 
+from . import codes
 from .errors import Location, MusterError
 from .inputs import SVG, read_bytes
 
@@ -423,11 +424,11 @@ def _finite(node, where: Location) -> None:
 
 
 def _refused(what: str, where: Location) -> MusterError:
-    return MusterError(f"SVG {what}: refused", where, code="svg-refused")
+    return MusterError.of(codes.SVG_REFUSED, where, what=what)
 
 
 def _undrawn(feature: str, instead: str, where: Location) -> MusterError:
-    return MusterError(f"SVG uses {feature}, which Muster cannot draw: {instead}", where, code="svg-unsupported")
+    return MusterError.of(codes.SVG_UNSUPPORTED, where, feature=feature, instead=instead)
 
 
 def _shown(value: str) -> str:

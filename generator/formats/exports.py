@@ -96,7 +96,7 @@ def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float)
     backs = {row.number: row.front if row.back is None else row.back for row in rows}
     check_pixels([size], deck.where)
     with FaceRaster(laid.faces, {index for row in rows for index in (row.front, backs[row.number])},
-                    deck.face_size, 0.0, reach, f"{game.title}: {deck.name}") as raster:
+                    deck.format.face_size, 0.0, reach, f"{game.title}: {deck.name}") as raster:
         for row in rows:
             front = png_bytes(raster.image(row.front, size), dpi)
             back = front if backs[row.number] == row.front else png_bytes(raster.image(backs[row.number], size), dpi)
@@ -134,7 +134,8 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every
         decks = [game.decks[d] for d in dict.fromkeys(deck_ids)]
     else:
         # the card decks; a game of counters alone (the grid battle) exports its counters
-        decks = [deck for deck in game.decks.values() if every or deck.component == "cards"] or list(game.decks.values())
+        decks = ([deck for deck in game.decks.values() if every or deck.format.component == "cards"]
+                 or list(game.decks.values()))
     findings = require_valid_data(game)
     if adapt is not None:
         decks = [adapt(deck) for deck in decks]
@@ -179,7 +180,7 @@ def manifest(game, deck, export: str, settings: dict, cards: list[dict], files: 
     from .. import __version__
 
     return {"game": game.id, "deck": deck.id, "export": export, "muster": __version__, **settings,
-            "card_mm": list(deck.face_size), "cards": cards, "files": files}
+            "card_mm": list(deck.format.face_size), "cards": cards, "files": files}
 
 
 def encoded_faces(game, deck, laid, rows: list[Entry], size: tuple[int, int], dpi: int, bleed: float,
@@ -188,7 +189,7 @@ def encoded_faces(game, deck, laid, rows: list[Entry], size: tuple[int, int], dp
     `encode(image, dpi)` gives it: PNG, or a shop's JPEG."""
     wanted = {index: [size] for row in rows for index in (row.front, row.back) if index is not None}
     return {index: encode(image, dpi) for (index, _), image in
-            rasterise_faces(laid.faces, wanted, deck.face_size, bleed, bleed, f"{game.title}: {deck.name}",
+            rasterise_faces(laid.faces, wanted, deck.format.face_size, bleed, bleed, f"{game.title}: {deck.name}",
                             deck.where)}
 
 
@@ -196,7 +197,7 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     """<nnn>-<id>-front.png and -back.png (none for a one-sided counter) per distinct card, cards.csv with the
     counts, manifest.json."""
     rows = entries(deck, laid)
-    size = png_size(deck.face_size, bleed, dpi)
+    size = png_size(deck.format.face_size, bleed, dpi)
     encoded = encoded_faces(game, deck, laid, rows, size, dpi, bleed)
     files: list[dict] = []
     cards = []
@@ -208,7 +209,7 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count,
                       "front": front, "back": back})
     write(staging, "cards.csv", cards_csv(cards), files)
-    trim = png_size(deck.face_size, 0.0, dpi)
+    trim = png_size(deck.format.face_size, 0.0, dpi)
     settings = {"dpi": dpi, "bleed_mm": bleed, "pixels": list(size), "trim_pixels": list(trim)}
     pngs = len(rows) + sum(row.back is not None for row in rows)
     summary = (f"{game.id}: {deck.id}: {len(rows)} cards ({deck.total} copies), {pngs} PNGs of "
@@ -229,12 +230,12 @@ def export_pdf(game, deck, laid, staging, bleed: float, printing: Options = Opti
         name = f"{row.stem}.pdf"
         target = staging.path(name)
         write_face_pages(target, f"{game.title}: {row.title}", laid.faces,
-                         [index for index in (row.front, row.back) if index is not None], deck.face_size, bleed,
+                         [index for index in (row.front, row.back) if index is not None], deck.format.face_size, bleed,
                          boxes=True, printing=printing)
         files.append({"file": name, "sha256": sha256(target)})
         cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count, "file": name})
     write(staging, "cards.csv", cards_csv(cards), files)
-    w, h = deck.face_size
+    w, h = deck.format.face_size
     points = [round((w + 2 * bleed) * PT_PER_MM, 3), round((h + 2 * bleed) * PT_PER_MM, 3)]
     settings = {"bleed_mm": bleed, "page_pt": points, "trim_pt": [round(w * PT_PER_MM, 3), round(h * PT_PER_MM, 3)]}
     pages = "one-page" if deck.back is None else "two-page"

@@ -1,8 +1,10 @@
-"""The key tables of docs/format.md, made from the format's spec (one table per mapping, one row per key), and the
-element tables of docs/layouts.md, made from the layout's spec (one table per kind of element, one row per field).
+"""The key tables of docs/format.md, made from the format's spec (one table per mapping, one row per key); the
+element tables of docs/layouts.md, made from the layout's spec (one table per kind of element, one row per field);
+and docs/findings.md, the list of finding codes, made from their catalogue (core/codes.py).
 
-`python -m generator.formats.reference` writes them into the two files, each between its two marker lines; the
-tests check that the files hold exactly what the specs make, so a key or a field added to a spec is documented.
+`python -m generator.formats.reference` writes the tables into the two files, each between its two marker lines,
+and docs/findings.md whole; the tests check that the files hold exactly what the specs and the catalogue make, so
+a key, a field or a code added is one documented.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ..layout.spec import ELEMENT_FIELDS, ELEMENTS, KIND, ROTATE, Field, Kind, rotating
+from ..core.codes import CODES
 from ..reading.kinds import FACE_SIZE
 from ..reading.spec import SECTIONS, Derived, Key, Section
 
@@ -21,6 +24,7 @@ ELEMENTS_BEGIN = ("<!-- element tables: made from generator/layout/spec.py by `p
 ELEMENTS_END = "<!-- end of the element tables -->"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "format.md"
 LAYOUT_DOCS = DOCS.with_name("layouts.md")
+FINDINGS = DOCS.with_name("findings.md")
 
 
 def _number(value) -> str:
@@ -146,10 +150,28 @@ def _between(text: str, begin: str, end: str, block: str) -> str:
     return text[:start] + block + text[stop:]
 
 
+def findings_page() -> str:
+    """docs/findings.md: every finding code of the catalogue, in the order it declares them."""
+    lines = ["# Finding codes", "",
+             "<!-- made from generator/core/codes.py by `python -m generator.formats.reference`: edit that -->", "",
+             "Every finding `muster validate` and `muster build` print carries one of these codes (in `--format json`, "
+             "its `code`), stable from release to release: filter on the code, never on the wording. "
+             "`muster validate --codes` lists them too.", "",
+             "| code | severity | meaning | message |", "| --- | --- | --- | --- |"]
+    for code in CODES.values():
+        message = "" if code.template == "{detail}" else f"`{code.template}`"
+        lines.append(f"| `{code.name}` | {code.severity} | {_cell(code.meaning)} | {_cell(message)} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     for path, write in ((DOCS, with_tables), (LAYOUT_DOCS, with_element_tables)):
         path.write_text(write(path.read_text(encoding="utf-8")), encoding="utf-8", newline="\n")
         print(f"wrote the tables of {path}", file=sys.stderr)
+    text = DOCS.read_text(encoding="utf-8")
+    DOCS.write_text(with_tables(text), encoding="utf-8", newline="\n")
+    FINDINGS.write_text(findings_page(), encoding="utf-8", newline="\n")
+    print(f"wrote the key tables of {DOCS} and {FINDINGS}", file=sys.stderr)
     return 0
 
 

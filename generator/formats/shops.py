@@ -58,11 +58,11 @@ class Shop:
 
     def printing(self) -> Options:
         """How the shop's PDFs are printed: PDF/X-1a in CMYK, held to its ink limit, for a cmyk shop."""
-        return Options(colour="cmyk", pdfx=True, ink_limit=self.ink_limit) if self.colour == "cmyk" else Options()
+        return Options(pdfx=True, ink_limit=self.ink_limit) if self.colour == "cmyk" else Options()
 
     def size_for(self, deck) -> ShopSize:
         """The shop's size nearest the deck's; MusterError listing the sizes it prints when none is near."""
-        w, h = deck.face_size
+        w, h = deck.format.face_size
         near = [size for size in self.sizes.values()
                 if abs(size.card[0] - w) <= MATCH_MM and abs(size.card[1] - h) <= MATCH_MM]
         if not near:
@@ -73,7 +73,8 @@ class Shop:
 
     def fitted(self, deck):
         """The deck at the shop's size and with its safe zone, to be laid out again for the shop."""
-        return dataclasses.replace(deck, face_size=self.size_for(deck).card, safe=self.safe)
+        return dataclasses.replace(deck, format=dataclasses.replace(deck.format, face_size=self.size_for(deck).card,
+                                                                    safe=self.safe))
 
 
 @lru_cache(maxsize=1)
@@ -161,7 +162,7 @@ def _write_pdf(shop: Shop, game, deck, laid, rows, staging, files: list[dict]) -
         pages = [index for row in rows for _ in range(row.count) for index in (row.back, row.front)]
     name = f"{deck.id}.pdf"
     target = staging.path(name)
-    write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.face_size, shop.bleed, boxes=True,
-                     printing=shop.printing())
+    write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.format.face_size, shop.bleed,
+                     boxes=True, printing=shop.printing())
     files.append({"file": name, "sha256": sha256(target)})
     return f"{name}, {len(pages)} pages (back first)"

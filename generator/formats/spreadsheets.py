@@ -121,7 +121,7 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
     output = Path(output)
     if output.suffix.lower() not in (".yaml", ".yml"):
         raise MusterError(f"--output: a deck file ends in .yaml, got '{output.name}'", code="bad-option")
-    read = cards_from_sheet(read_sheet(source, sheet), game, deck.component == "cards", deck.mapping)
+    read = cards_from_sheet(read_sheet(source, sheet), game, deck.format.component == "cards", deck.mapping)
     if read.errors:
         return Imported(None, len(read.cards), 0, read.findings)
     comment = (f"Deck '{deck_id}' of {game.title}, imported from {Path(source).name} by `muster import`.\n"

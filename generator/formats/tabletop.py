@@ -113,13 +113,13 @@ def deck_objects(deck, sheets: list[dict], unique: bool, images: Images, first_i
         for slot, copy in enumerate(chunk):
             card = every[copy]
             cards.append(thing("Card", (deck.id, copy), card.title or card.id, describe(card),
-                               at=transform(scale=card_scale(deck.face_size), flipped=True),
+                               at=transform(scale=card_scale(deck.format.face_size), flipped=True),
                                CardID=key * 100 + slot, SidewaysCard=False,
                                CustomDeck={str(key): custom[str(key)]}))
     if len(cards) == 1:
         return cards
     name = "DeckCustom" if len(custom) == 1 else "Deck"
-    return [thing(name, (deck.id,), deck.name, at=transform(scale=card_scale(deck.face_size), flipped=True),
+    return [thing(name, (deck.id,), deck.name, at=transform(scale=card_scale(deck.format.face_size), flipped=True),
                   SidewaysCard=False, DeckIDs=[card["CardID"] for card in cards], CustomDeck=custom,
                   ContainedObjects=cards)]
 
@@ -136,7 +136,7 @@ def tile(key: tuple, nickname: str, description: str, front: str, back: str, sha
 
 def token_tiles(deck, tiles: list[dict], images: Images) -> list[dict]:
     """Every copy of every token of the set as a double-sided Custom_Tile."""
-    shape = TILE_CIRCLE if deck.shape == "round" else TILE_BOX
+    shape = TILE_CIRCLE if deck.format.shape == "round" else TILE_BOX
     cards = {card.id: card for card in deck.cards}
     result = []
     for row in tiles:
@@ -144,7 +144,7 @@ def token_tiles(deck, tiles: list[dict], images: Images) -> list[dict]:
         for copy in range(row["count"]):
             result.append(tile((deck.id, row["id"], copy), row["title"] or row["id"], describe(card),
                                images.url(deck.id, row["front"]), images.url(deck.id, row["back"]), shape,
-                               True, TILE_THICKNESS, deck.face_size))
+                               True, TILE_THICKNESS, deck.format.face_size))
     return result
 
 
@@ -215,7 +215,7 @@ def saved_object(game, exported: list, boards: list, images: Images) -> dict:
     sheet_id = 1
     for deck, _, item in exported:
         settings = item.manifest
-        if deck.component == "tokens" and settings.get("tiles"):
+        if deck.format.component == "tokens" and settings.get("tiles"):
             contents = token_tiles(deck, settings["tiles"], images)
         else:
             contents = deck_objects(deck, settings["sheets"], settings["unique_backs"], images, sheet_id)

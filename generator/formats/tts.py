@@ -68,16 +68,16 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     if copies == 0:
         raise MusterError(f"deck '{deck.id}' has no cards to export")
     chunks = tts_chunks(copies)
-    grid = tts_grid(deck.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all the deck's sheets
+    grid = tts_grid(deck.format.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all its sheets
     backs = [front if back is None else back for front, back in zip(laid.fronts, laid.backs)]  # single-sided: front
     unique = len(set(backs)) > 1
     hidden = backs[0]  # shown by TTS for cards hidden in a hand: the deck's (first) back
     needed = set(laid.fronts) | (set(backs) if unique else set()) | {hidden}
-    real_dpi = round(grid.card[0] / deck.face_size[0] * MM_PER_INCH)  # recorded in the PNGs: the cards' own
+    real_dpi = round(grid.card[0] / deck.format.face_size[0] * MM_PER_INCH)  # recorded in the PNGs: the cards' own
     check_pixels([grid.card], deck.where)
     files: list[dict] = []
     sheets = []
-    with FaceRaster(laid.faces, needed, deck.face_size, 0.0, TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}") as raster:
+    with FaceRaster(laid.faces, needed, deck.format.face_size, 0.0, TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}") as raster:
 
         def sheet(indices: list[int]) -> bytes:
             """The sheet's PNG; each distinct face rasterised once and pasted into its slots, so that one face's
@@ -108,7 +108,7 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     text = tts_text(game, deck, sheets, unique)
     write(staging, f"{deck.id}-tts.txt", text.encode("utf-8"), files)
     settings = {"dpi": dpi, "card_dpi": real_dpi, "unique_backs": unique, "sheets": sheets}
-    if deck.component == "tokens":
+    if deck.format.component == "tokens":
         settings.update(tile_images(game, deck, laid, staging, dpi, files))
     summary = (f"{game.id}: {deck.id}: {copies} cards on {len(sheets)} TTS sheet(s) of {grid.columns} x "
                f"{grid.rows} slots ({grid.size[0]} x {grid.size[1]} px, cards {grid.card[0]} x {grid.card[1]} px) "
@@ -118,7 +118,7 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
 
 def tts_text(game, deck, sheets: list[dict], unique: bool) -> str:
     """The numbers for TTS's Custom Deck dialog, one block per sheet."""
-    w, h = deck.face_size
+    w, h = deck.format.face_size
     total = sum(s["cards"] for s in sheets)
     lines = [
         f"Tabletop Simulator: {deck.name} ({game.title}), {total} cards of {w:g} x {h:g} mm",
@@ -151,8 +151,8 @@ def tts_text(game, deck, sheets: list[dict], unique: bool) -> str:
 def tile_images(game, deck, laid, staging, dpi: int, files: list[dict]) -> dict:
     """tile-<nnn>-<id>-front.png and -back.png per distinct token, cut at the trim, for the saved object's
     double-sided Custom_Tiles (formats/tabletop.py). Returns the manifest's "tiles" and "tile_pixels"."""
-    tile_dpi = min(dpi, math.floor(TTS_MAX_PIXELS / max(deck.face_size) * MM_PER_INCH))
-    size = png_size(deck.face_size, 0.0, tile_dpi)
+    tile_dpi = min(dpi, math.floor(TTS_MAX_PIXELS / max(deck.format.face_size) * MM_PER_INCH))
+    size = png_size(deck.format.face_size, 0.0, tile_dpi)
     tiles = []
     for row, front_png, back_png in card_images(game, deck, laid, size, tile_dpi, TTS_LAYOUT_BLEED):
         front, back = f"tile-{row.stem}-front.png", f"tile-{row.stem}-back.png"

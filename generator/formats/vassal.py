@@ -150,7 +150,7 @@ class Module:
 def face_images(module: Module, game, deck, laid) -> tuple[list, tuple[int, int]]:
     """images/<deck>-<nnn>-<id>-front.png and -back.png per distinct card at DPI. Returns (entry, front, back)
     rows and the pixel size."""
-    size = tuple(max(1, exported_pixels(side, DPI)) for side in deck.face_size)
+    size = tuple(max(1, exported_pixels(side, DPI)) for side in deck.format.face_size)
     result = []
     for row, front_png, back_png in card_images(game, deck, laid, size, DPI, LAYOUT_BLEED):
         front, back = f"{deck.id}-{row.stem}-front.png", f"{deck.id}-{row.stem}-back.png"
@@ -191,7 +191,7 @@ def add_decks(module: Module, game, decks, laid, progress=None) -> None:
     with (progress(decks, f"Exporting {game.id}") if progress else nullcontext(decks)) as chosen:
         for deck in chosen:
             rows, size = face_images(module, game, deck, laid[deck.id])
-            if deck.component != "tokens":
+            if deck.format.component != "tokens":
                 piles.append((deck, rows, size))
                 continue
             if palette is None:

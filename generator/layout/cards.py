@@ -58,7 +58,7 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
     and as `cards` only those of the deck's cards it has not laid out before."""
     subject = f"deck '{deck.id}'"
     evaluators, findings = {}, []
-    for which in ("face", "back") if deck.back or deck.component == "cards" else ("face",):  # tokens: one-sided
+    for which in ("face", "back") if deck.back or deck.format.component == "cards" else ("face",):  # tokens: one-sided
         field = f"decks.{deck.id}.{which}"
         evaluators[which] = attempt(partial(_evaluator, game, deck, which, bleed, field, evaluator), findings, deck.where, field,
                                     subject)
@@ -89,7 +89,7 @@ def _evaluator(game: Game, deck: Deck, which: str, bleed: float, field: str,
         raise MusterError(f"deck '{deck.id}' has no {which} layout"
                           f"{' (only a deck of tokens may go without a back)' if which == 'back' else ''}",
                           deck.where, code="missing-layout")
-    return evaluator(game, read_layout(find_layout(game, name)), bleed, deck.face_size, field)
+    return evaluator(game, read_layout(find_layout(game, name)), bleed, deck.format.face_size, field)
 
 
 def _lay_out(game: Game, deck: Deck, cards: list[Card], shared: dict, warnings: bool, evaluators: dict[str, Evaluator],
@@ -98,7 +98,7 @@ def _lay_out(game: Game, deck: Deck, cards: list[Card], shared: dict, warnings: 
     out so far kept."""
     with sandbox.time_limit(max(budget, 0.001)):
         for card in cards:
-            _lay_out_card(card, game, shared, warnings, evaluators, index, batch, deck.safe_margin)
+            _lay_out_card(card, game, shared, warnings, evaluators, index, batch, deck.format.safe_margin)
             if warnings and len(edged) < len(evaluators):
                 _check_edges(deck, evaluators, index, batch, edged)
     return True

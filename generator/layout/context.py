@@ -28,7 +28,7 @@ def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
     return {
         **game_context(game),
         "deck": Record("deck", "key", {"id": deck.id, "name": deck.name, "size": deck.total, **dict(deck.style)}),
-        "face": {"w": deck.face_size[0], "h": deck.face_size[1], "bleed": bleed},
+        "face": {"w": deck.format.face_size[0], "h": deck.format.face_size[1], "bleed": bleed},
     }
 
 

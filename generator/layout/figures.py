@@ -125,7 +125,7 @@ def lay_out_figure(game: Game, spec: FigureSpec) -> Figure:
 def cover_figures(game: Game) -> list[Figure]:
     """The cover's cards: the first card of each card deck (or of each deck, for a game of counters), or the first
     cards of the only deck, up to COVER_CARDS; laid out without callouts. None when one cannot be laid out."""
-    decks = [d for d in game.decks.values() if d.component == "cards" and d.cards] or \
+    decks = [d for d in game.decks.values() if d.format.component == "cards" and d.cards] or \
         [d for d in game.decks.values() if d.cards]
     picks = [(d, d.cards[0]) for d in decks][:COVER_CARDS] if len(decks) > 1 else \
         [(decks[0], card) for card in decks[0].cards[:COVER_CARDS]] if decks else []

@@ -35,7 +35,7 @@ class RulesText:
 def rulebook_context(game: Game) -> dict:
     """Everything a rulebook may print: the game's data as plain values."""
     decks = {deck.id: Record(f"deck '{deck.id}'", "key", {"id": deck.id, "name": deck.name, "size": deck.size, "total": deck.total,
-                       "component": deck.component, "cards": [card_values(card, game) for card in deck.cards],
+                       "component": deck.format.component, "cards": [card_values(card, game) for card in deck.cards],
                        **dict(deck.style)})
              for deck in game.decks.values()}
     return {

@@ -9,11 +9,12 @@ again.
 
 from __future__ import annotations
 
-from functools import partial
-from typing import NamedTuple
+import dataclasses
+from functools import cache, partial
+from typing import Callable, NamedTuple
 
 from ..core.display import Face
-from ..core.errors import Finding, MusterError
+from ..core.errors import Finding, Location, MusterError
 from ..core.model import Card, Deck, Game
 from ..layout.cards import lay_out_batches
 from ..layout.context import deck_context
@@ -104,18 +105,37 @@ def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
     except (MusterError, OSError):
         return None
     shared = deck_context(game, deck, bleed)
-    return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.face_size, deck.safe_margin,
-                 dict(game.colours), dict(game.icons), game.root))
+    return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.format.face_size,
+                 deck.format.safe_margin, dict(game.colours), dict(game.icons), game.root))
 
 
 def card_key(card: Card) -> object:
-    """A card's values and the places they come from (its findings name them): its key among its deck's. Places
-    as plain numbers and text: comparing Paths costs more than laying a card out saves, thousands of times."""
-    key = (card.title, card.id, card.count, card.designed, card.note, card.index, str(card.where.path),
-           card.where.line, card.where.column, card.invalid, tuple(card.traits.items()),
-           tuple((name, where.line, where.column) for name, where in card.field_where.items()))
+    """A card's values and the places they come from (its findings name them), every field of Card: its key among
+    its deck's. Places as plain numbers and text: comparing Paths costs more than laying a card out saves,
+    thousands of times."""
+    key = _key_of(type(card))(card)
     try:
         hash(key)
     except TypeError:  # a value of a kind that cannot be hashed (a table's rows): compared by its text instead
         return repr(key)
     return key
+
+
+@cache
+def _key_of(kind: type) -> Callable[[object], tuple]:
+    """What makes the key of an instance of the dataclass `kind` from every one of its fields, each by its
+    declared type: a Location as (path, line, column), a Mapping as its items (of Locations: each so), the others
+    as they are. Written out as one expression, as namedtuple does: a key is made for every card on every
+    refresh, and a loop over the fields costs three times as much."""
+    parts = []
+    for f in dataclasses.fields(kind):
+        declared, value = str(f.type), f"card.{f.name}"
+        if declared == "Location":
+            parts.append(f"str({value}.path), {value}.line, {value}.column")
+        elif declared == "Mapping[str, Location]":
+            parts.append(f"tuple((n, str(v.path), v.line, v.column) for n, v in {value}.items())")
+        elif declared.startswith("Mapping"):
+            parts.append(f"tuple({value}.items())")
+        else:
+            parts.append(value)
+    return eval(f"lambda card: ({', '.join(parts)},)", {})

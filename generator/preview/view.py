@@ -52,8 +52,8 @@ def card_entry(card: Card, front: str | None, back: str | None, findings: list[d
 
 def deck_entry(deck: Deck, bleed: float) -> dict:
     """A deck as the page shows it, but for its cards."""
-    width, height = deck.face_size
-    return {"id": deck.id, "name": deck.name, "component": deck.component, "shape": deck.shape,
+    width, height = deck.format.face_size
+    return {"id": deck.id, "name": deck.name, "component": deck.format.component, "shape": deck.format.shape,
             "width": width, "height": height, "bleed": bleed}
 
 

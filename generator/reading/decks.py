@@ -8,8 +8,9 @@ import unicodedata
 import dataclasses
 from pathlib import Path
 
+from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
-from ..core.model import Card, Deck, Grouping, SheetMapping, frozen
+from ..core.model import Card, Deck, Grouping, PrintFormat, SheetMapping, frozen
 from .kinds import describe
 from .reader import Reader, at, join
 from ..core.files import confined
@@ -52,8 +53,9 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
             reader.error(at(body, "files"), join(field, "files"), "expected a list of file names", "wrong-type")
             continue
-        component, face_size, shape, packing, safe, orientation = _deck_format(reader, body, field, card_size)
-        source = _source(reader, body, field, _Source(deck_id, traits, vocabularies, component == "cards"), names)
+        printing = _print_format(reader, body, field, card_size)
+        source = _source(reader, body, field, _Source(deck_id, traits, vocabularies, printing.component == "cards"),
+                         names)
         cards: list[Card] = []
         files = []
         complete = True
@@ -80,8 +82,8 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             cards=tuple(cards),
             where=where,
             size_where=at(body, "size"),
-            component=component, face_size=face_size, shape=shape, packing=packing, safe=safe, complete=complete,
-            paper=reader.value(body, DECK["paper"], field), orientation=orientation,
+            format=dataclasses.replace(printing, paper=reader.value(body, DECK["paper"], field)),
+            complete=complete,
             group=_grouping(reader, body, field, traits), mapping=source.mapping,
         )
     return result
@@ -109,9 +111,9 @@ def _grouping(reader: Reader, body: Map, field: str, traits: dict) -> Grouping |
     return Grouping(tuple(by), reader.value(spec, GROUP["label"], field, default=None), spec.where)
 
 
-def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, float]):
-    """What a deck prints as: its component, face size, shape, packing, safe margin and a hex's orientation
-    (defaults: the game's cards)."""
+def _print_format(reader: Reader, body: Map, field: str, card_size: tuple[float, float]) -> PrintFormat:
+    """What a deck prints as: its component and format: (defaults: the game's cards); its paper is read with the
+    deck's other keys, after its cards (see read_decks)."""
     component = reader.value(body, DECK["component"], field)
     spec = reader.section(body, DECK["format"], field)
     field = join(field, "format")
@@ -119,7 +121,8 @@ def _deck_format(reader: Reader, body: Map, field: str, card_size: tuple[float, 
     safe = reader.value(spec, FORMAT["safe"], field, default=None)
     size = reader.value(spec, FORMAT["size"], field, default=card_size)
     shape, packing = reader.value(spec, FORMAT["shape"], field), reader.value(spec, FORMAT["packing"], field)
-    return component, size, shape, packing, safe, reader.value(spec, FORMAT["orientation"], field)
+    return PrintFormat(component, size, shape, packing, safe,
+                       orientation=reader.value(spec, FORMAT["orientation"], field))
 
 
 def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[str]) -> _Source:
@@ -163,9 +166,8 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> tuple[Seq, froz
     named = {str(cell).strip() for cell in sheet.header if cell is not None}
     for name in source.mapping.columns:
         if name not in named:
-            reader.findings.append(Finding("warning", Location(path, sheet.header_row, 1), "",
-                                           f"columns: no column '{name}' in the header row"
-                                           + did_you_mean(name, named), "missing-column"))
+            reader.findings.append(Finding.of(codes.MISSING_COLUMN, Location(path, sheet.header_row, 1), name=name,
+                                              hint=did_you_mean(name, named)))
     if source.titled and "title" not in header.columns:
         reader.error(Location(path, sheet.header_row, 1), "title", "no title column: name one Title or Name, or "
                      "map one (columns: {Header: title}); only a deck of tokens may go without", "missing-key")

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.colour import COLOUR, EXAMPLES, resolve
 from ..core.errors import MusterError
 from ..core.units import CARD_SIZES, paper_name, parse_dash, parse_length, parse_size
@@ -83,7 +83,7 @@ def _choice(value, key):
 
 def _version(value, key):
     if value != key.default:
-        raise MusterError(f"unsupported format version {value!r} (this Muster reads {key.default})", code="bad-version")
+        raise MusterError.of(codes.BAD_VERSION, got=value, expected=key.default)
     return value
 
 

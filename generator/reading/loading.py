@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.files import confined
 from ..core.model import Game, Icon, Rulebook, frozen
@@ -55,8 +55,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     shop = reader.value(data, GAME["shop"], "") or ""
     for name in variants:
         if name not in game_variants:
-            raise MusterError(f"game has no variant '{name}'{did_you_mean(name, game_variants)}", where,
-                              code="unknown-variant")
+            raise MusterError.of(codes.UNKNOWN_VARIANT, where, name=name, hint=did_you_mean(name, game_variants))
     enabled = [v for v in game_variants.values() if v.enabled or v.name in variants]
     if enabled:
         decks = {deck_id: patched(deck, enabled) for deck_id, deck in decks.items()}

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import yaml
 
+from ..core import codes
 from ..core.errors import Location, MusterError
 from ..core.inputs import YAML, read_bytes
 
@@ -179,7 +180,7 @@ def load_yaml(path: Path):
     try:
         text = read_bytes(path, YAML).decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MusterError(f"not UTF-8 text (byte {exc.start})", Location(path), code="bad-encoding") from None
+        raise MusterError.of(codes.BAD_ENCODING, Location(path), byte=exc.start) from None
     loader = _Base(text)
     try:
         return _Builder(loader, path).document()

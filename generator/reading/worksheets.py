@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Game, SheetMapping, Trait
 from ..core.written import xml_text
@@ -144,8 +145,8 @@ def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str,
         where = Location(sheet.path, sheet.header_row, column)
         if _blank(cell):
             if any(len(cells) >= column and not _blank(cells[column - 1]) for _, cells in sheet.rows):
-                header.findings.append(Finding("error", where, "", "a column with values has no name in the header "
-                                               "row", "unnamed-column"))
+                header.findings.append(Finding.of(codes.UNNAMED_COLUMN, where, detail="a column with values has "
+                                                  "no name in the header row"))
             continue
         name = _cell_text(cell).strip()
         if name in columns:
@@ -158,17 +159,14 @@ def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str,
             key = by_name.get(name.casefold())
         if key is None:
             if name.casefold() in EXACT_KEYS:
-                header.findings.append(Finding(
-                    "warning", where, name, f"column '{name}' is not read: Muster's reserved '{name.casefold()}' is "
-                    f"written in lower case; to print it, declare a trait and map the column to it (columns: "
-                    f"{{{name}: <trait>}}), or map it to the reserved key (columns: {{{name}: {name.casefold()}}})",
-                    "reserved-column"))
+                header.findings.append(Finding.of(codes.RESERVED_COLUMN, where, name, name=name,
+                                                  key=name.casefold()))
             else:
                 header.unknown.append((column, name))
         elif key in header.keys.values():
             first = next(c for c, k in header.keys.items() if k == key)
-            header.findings.append(Finding("error", where, name, f"a second '{key}' column (the first is column "
-                                           f"{first})", "duplicate-key"))
+            header.findings.append(Finding.of(codes.DUPLICATE_KEY, where, name,
+                                              detail=f"a second '{key}' column (the first is column {first})"))
         else:
             header.keys[column] = key
     return header
@@ -182,10 +180,8 @@ def unknown_columns(sheet: Sheet, header: Header, misspelt: Mapping[str, str]) -
     names = ", ".join(f"'{_shown(name)}'" + (f" (did you mean '{misspelt[name]}'?)" if name in misspelt else "")
                       for _, name in header.unknown[:MAX_NAMED])
     more = len(header.unknown) - MAX_NAMED
-    return Finding("warning", Location(sheet.path, sheet.header_row, header.unknown[0][0]), "",
-                   f"{len(header.unknown):,} column(s) not read, the game has no such keys: {names}"
-                   + (f" and {more:,} more" if more > 0 else "")
-                   + " (map them to keys under the deck's columns:, or list them under ignore:)", "unknown-column")
+    return Finding.of(codes.UNKNOWN_COLUMN, Location(sheet.path, sheet.header_row, header.unknown[0][0]),
+                      count=len(header.unknown), names=names, more=f" and {more:,} more" if more > 0 else "")
 
 
 def _shown(name: str) -> str:
@@ -206,9 +202,7 @@ def _cells(sheet: Sheet, header: Header, findings: list[Finding]) -> Iterator[tu
             if key is None:  # a column not read; one with values but no name is the header's finding
                 continue
             if cell is UNCOMPUTED:
-                findings.append(Finding("error", where, key, "a formula saved without its value (written by a "
-                                        "program that does not compute formulas): open the file in a spreadsheet "
-                                        "program and save it", "formula-without-value"))
+                findings.append(Finding.of(codes.FORMULA_WITHOUT_VALUE, where, key))
             elif not _blank(cell):
                 row[key] = (cell, column)
         yield number, row
@@ -237,14 +231,13 @@ def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True, mapping: She
     keys = list(RESERVED_CARD_KEYS) + list(game.traits)
     for column, name in header.unknown:
         suffix = did_you_mean(name, keys, f" (expected one of: {', '.join(keys)})")
-        result.findings.append(Finding("error", Location(sheet.path, sheet.header_row, column), name,
-                                       f"unknown column '{name}'{suffix}", "unknown-key"))
+        result.findings.append(Finding.of(codes.UNKNOWN_KEY, Location(sheet.path, sheet.header_row, column), name,
+                                          detail=f"unknown column '{name}'{suffix}"))
     result.findings.sort(key=lambda f: f.where.column)
     if titled and "title" not in result.columns:
-        result.findings.append(Finding("error", Location(sheet.path, sheet.header_row, 1), "title",
-                                       "no 'title' column: the header row names the card's keys "
-                                       f"(title, count, and the game's traits: {', '.join(game.traits) or 'none'})",
-                                       "missing-key"))
+        result.findings.append(Finding.of(codes.MISSING_KEY, Location(sheet.path, sheet.header_row, 1), "title",
+                                          detail="no 'title' column: the header row names the card's keys (title, "
+                                                 f"count, and the game's traits: {', '.join(game.traits) or 'none'})"))
         return result
     for number, row in _cells(sheet, header, result.findings):
         card = {}
@@ -254,8 +247,8 @@ def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True, mapping: She
             except MusterError as problem:
                 result.findings.append(problem.finding("error", Location(sheet.path, number, column), key))
         if titled and "title" not in card:
-            result.findings.append(Finding("error", Location(sheet.path, number, result.columns["title"]), "title",
-                                           "every card needs a title", "missing-key"))
+            result.findings.append(Finding.of(codes.MISSING_KEY, Location(sheet.path, number, result.columns["title"]),
+                                              "title", detail="every card needs a title"))
             continue
         result.cards.append(card)
         result.rows.append(number)

@@ -19,7 +19,6 @@ from ..core.units import paper_size
 from ..imposition.groups import grouped_sheets
 from ..imposition.sheets import arrange, sheets
 from ..imposition.tiles import label_boxes, tiles
-from .inks import inks_of
 from .render import SheetWriter
 
 if TYPE_CHECKING:
@@ -51,16 +50,16 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
     form once it has been used more than once in the batches so far: a shared back from its first sheet on.
     """
     target = path(file)
-    writer = SheetWriter(target, f"{plan.title}: {kind}", options.greyscale, inks_of(options), options.pdfx,
-                         options.back_offset)
+    writer = SheetWriter(target, f"{plan.title}: {kind}", options)
     per_sheet = {}
     for group in _alike(plan, deck_ids):
         deck = plan.decks[group[0]]
         duplex = "long" if deck.single_sided else options.duplex  # sheets() leaves out back pages with nothing on
         try:
-            arrangement = arrange(paper_size(deck.paper or options.paper), deck.face_size, options.bleed,
-                                  options.crop_marks, fold=duplex == "fold", packing=deck.packing, shape=deck.shape,
-                                  orientation=deck.orientation)
+            printing = deck.format
+            arrangement = arrange(paper_size(printing.paper or options.paper), printing.face_size, options.bleed,
+                                  options.crop_marks, fold=duplex == "fold", packing=printing.packing,
+                                  shape=printing.shape, orientation=printing.orientation)
         except MusterError as exc:
             raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
         per_sheet.update({deck_id: arrangement.per_sheet for deck_id in group})
@@ -103,9 +102,7 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
         deck = plan.decks[deck_id]
         if groups and not deck.groups:  # a grouped deck has its sheets to itself
             last = plan.decks[groups[-1][0]]
-            print_as = (deck.face_size, deck.shape, deck.orientation, deck.packing, deck.paper, deck.single_sided)
-            if not last.groups and (last.face_size, last.shape, last.orientation, last.packing, last.paper,
-                                    last.single_sided) == print_as:
+            if not last.groups and (last.format.sheets, last.single_sided) == (deck.format.sheets, deck.single_sided):
                 groups[-1].append(deck_id)
                 continue
         groups.append([deck_id])
@@ -115,8 +112,7 @@ def _alike(plan: Plan, deck_ids: list[str]) -> list[list[str]]:
 def board_sheets(title: str, document: BoardPrint, target: Path, options: Options) -> Built:
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
     grids = {}  # each board's tiles, columns x rows
-    writer = SheetWriter(target, f"{title}: {document.file}", options.greyscale, inks_of(options), options.pdfx,
-                         options.back_offset)
+    writer = SheetWriter(target, f"{title}: {document.file}", options)
     for board in document.boards:
         tiling = tiles(board.size, paper_size(board.paper or options.paper), f"{title} · {board.name}",
                        label_boxes(document.faces[board.id].items))

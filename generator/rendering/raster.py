@@ -16,7 +16,7 @@ MAX_RASTER_PIXELS = 64_000_000  # an image written: about 190 MB a copy in RGB, 
 
 def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
                      bleed: float, reach: float | None = None, boxes: bool = False,
-                     printing: Options | None = None) -> None:
+                     printing: Options = Options()) -> None:
     """A PDF with one page per face index: the trim and `bleed` mm around it, the face drawn by the renderer.
 
     `reach` is how far the face may show past the trim (default `bleed`); more than `bleed` lets backgrounds run
@@ -24,15 +24,13 @@ def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], i
     BleedBox = MediaBox and TrimBox = the card's trim, for print shops. `printing` gives the colour and PDF/X.
     """
     from ..imposition.sheets import Sheet, Slot  # reportlab: imported when an export runs, not for --help
-    from .inks import inks_of
     from .render import SheetWriter
 
     reach = bleed if reach is None else reach
     w, h = size
     paper = (w + 2 * bleed, h + 2 * bleed)
     slot = Slot(bleed, bleed, w, h, reach, reach, reach, reach)
-    printing = printing or Options()
-    writer = SheetWriter(target, title, inks=inks_of(printing), pdfx=printing.pdfx)
+    writer = SheetWriter(target, title, printing)
     writer.start_section({})
     trim = (bleed, bleed, w, h) if boxes else None
     for index in indices:

@@ -14,11 +14,12 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, svg
+from ..core.options import Options
 from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
-from .inks import Inks, hex_of
+from .inks import Inks, hex_of, inks_of
 from .vectors import Forms, scales
 
 
@@ -288,22 +289,21 @@ def _drawable(items: tuple) -> None:
 class SheetWriter:
     """Writes sheets of faces into one PDF; a face used more than once is drawn once as a form XObject."""
 
-    def __init__(self, target: Path | BinaryIO, title: str, greyscale: bool = False, inks: Inks | None = None,
-                 pdfx: bool = False, back_offset: tuple[float, float] = (0.0, 0.0)):
+    def __init__(self, target: Path | BinaryIO, title: str, options: Options = Options()):
         # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
         initial = fonts.face("text").fontName
         where = str(target) if isinstance(target, Path) else target  # a file, or a buffer in memory
         self.target = target
-        self.unfinished = io.BytesIO() if pdfx else None  # PDF/X: what reportlab writes, finished by pdfx.py
+        self.unfinished = io.BytesIO() if options.pdfx else None  # PDF/X: what reportlab writes, finished by pdfx.py
         self.canvas = Canvas(self.unfinished or where, invariant=1, pageCompression=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
-        self.painter = Painter(self.canvas, greyscale, inks)
+        self.painter = Painter(self.canvas, options.greyscale, inks_of(options))
         self.forms: dict[tuple, str] = {}  # repeated faces by (section, index); overlays by what they hold
         self.section = 0
         self.uses: Mapping[int, int] = {}
         self.pages = 0
-        self.back_offset = back_offset  # mm, x right and y down: where everything on a back page moves
+        self.back_offset = options.back_offset  # mm, x right and y down: where everything on a back page moves
 
     def start_section(self, uses: Mapping[int, int]) -> None:
         """Begin the sheets of another deck or board, whose face indices are its own. `uses` says how often each

@@ -367,7 +367,7 @@ class Book:
                       Spacer(1, self.styles["body"].fontSize * 2)]
         story.append(Paragraph("<b>Players:</b> " + escape(str(game.players)), self.styles["body"]))
         story.append(Paragraph("<b>Components</b>", self.styles["body"]))
-        parts = [f"{deck.name}: {deck.total} {('card' if deck.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')}"
+        parts = [f"{deck.name}: {deck.total} {('card' if deck.format.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')}"
                  for deck in game.decks.values()]
         parts += [f"{board.name} ({board.size[0]:.0f} × {board.size[1]:.0f} mm)" for board in game.boards.values()]
         story += [Paragraph("•&nbsp;&nbsp;" + escape(part), self.styles["item"]) for part in parts]

@@ -1,0 +1,195 @@
+"""Every finding code, declared once: its usual severity, what it means in one line, and its message template.
+
+A finding's code is what users filter on and tests match (never the wording). Code that finds a problem names one
+declared here, with the catalogue's constructors (MusterError.of, Finding.of) or as `code=` of MusterError and
+Finding; `muster validate --codes` and docs/findings.md list them, and a test fails on a code used in the package
+that is not declared (tests/test_codes.py). pyflakes' messages.py is the model: one entry per kind of message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    """One kind of finding."""
+
+    name: str
+    severity: str  # "error" or "warning"
+    meaning: str   # one line, for the list of codes
+    template: str  # its message, with {fields} the finder fills in
+
+    def message(self, **values) -> str:
+        return self.template.format(**values)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+CODES: dict[str, Code] = {}
+STRICT = False  # the tests turn it on: a finding with an undeclared code is then an error where it is made
+
+
+def declare(name: str, severity: str, meaning: str, template: str = "{detail}") -> Code:
+    if name in CODES:
+        raise ValueError(f"finding code {name!r} declared twice")
+    if severity not in ("error", "warning"):
+        raise ValueError(f"finding code {name!r}: severity {severity!r}")
+    CODES[name] = code = Code(name, severity, meaning, template)
+    return code
+
+
+def check(name: str) -> None:
+    """Under STRICT, a ValueError for a code that is not declared ("" is a problem without a code)."""
+    if STRICT and name and name not in CODES:
+        raise ValueError(f"finding code {name!r} is not declared in generator/core/codes.py")
+
+
+# Values: the wrong kind, a bad form, out of bounds
+WRONG_TYPE = declare("wrong-type", "error", "A value of the wrong kind: text where a list belongs, say.",
+                     "expected {expected}, got {got}")
+BAD_CHOICE = declare("bad-choice", "error", "A value that is not one of the choices its key allows.",
+                     "expected one of {choices}, got {got!r}")
+BAD_VALUE = declare("bad-value", "error", "A value that cannot be read as what its field holds.")
+BAD_LENGTH = declare("bad-length", "error", "A length without a unit, or not a length at all.",
+                     "expected a length such as 3mm or 0.125in, got {got!r}")
+BAD_SIZE = declare("bad-size", "error", "A size that is neither a named size nor 'W x H' with units.")
+BAD_PAPER = declare("bad-paper", "error", "A paper that is neither a named paper nor a size within bounds.")
+BAD_COLOUR = declare("bad-colour", "error", "A colour that is neither #rrggbb nor cmyk(c, m, y, k).")
+BAD_ID = declare("bad-id", "error", "An id or file stem that is not lower case letters, digits and dashes.")
+BAD_NAME = declare("bad-name", "error", "A name (of a font, a constant, a let:) that is not a plain name.")
+BAD_VERSION = declare("bad-version", "error", "A format version this Muster does not read.",
+                      "unsupported format version {got!r} (this Muster reads {expected})")
+BAD_OPTION = declare("bad-option", "error", "Command-line options that cannot go together, or one the command "
+                     "cannot use.")
+BAD_DASH = declare("bad-dash", "error", "A dash pattern that is not up to 16 lengths of 0 to 100 mm, not all 0.")
+BAD_URL = declare("bad-url", "error", "An --base-url that is not an http(s) address with a host, without spaces.")
+BAD_DICE = declare("bad-dice", "error", "Dice that are not written NdS (1d6, 2d10) within bounds.")
+OUT_OF_RANGE = declare("out-of-range", "error", "A number or size outside the bounds its key allows.")
+TOO_LARGE = declare("too-large", "error", "A file, image or text over the limit Muster reads (docs/limits.md).")
+TOO_DEEP = declare("too-deep", "error", "YAML nested deeper than Muster reads.")
+
+# Keys
+UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).")
+MISSING_KEY = declare("missing-key", "error", "A key that must be given is missing.")
+KEY_CONFLICT = declare("key-conflict", "error", "Keys that cannot be given together, or one that does not apply.")
+DUPLICATE_KEY = declare("duplicate-key", "error", "The same key twice in one mapping, or two columns for one key.")
+
+# Files
+MISSING_FILE = declare("missing-file", "error", "A file the game names is not there.")
+FILE_OUTSIDE_GAME = declare("file-outside-game", "error", "A file named outside the game folder (an absolute "
+                            "path, or .. leading out).")
+NOT_A_REGULAR_FILE = declare("not-a-regular-file", "error", "A name that is a link, a folder or a device, not a "
+                             "regular file.")
+UNREADABLE = declare("unreadable", "error", "A file that cannot be read at all.")
+BAD_ENCODING = declare("bad-encoding", "error", "A text file that is not UTF-8.", "not UTF-8 text (byte {byte})")
+NOT_UTF8 = declare("not-utf8", "error", "A rulebook that is not UTF-8 text.", "not UTF-8 text (byte {byte})")
+UNSUPPORTED_FILE = declare("unsupported-file", "error", "A deck file of a kind Muster does not read.")
+YAML_SYNTAX = declare("yaml-syntax", "error", "YAML that does not parse.")
+UNSUPPORTED_YAML = declare("unsupported-yaml", "error", "YAML Muster refuses: tags, recursive aliases, merge keys.")
+UNSAFE_XML = declare("unsafe-xml", "error", "An .xlsx part that declares a DTD: refused.")
+LINK_LOOP = declare("link-loop", "error", "A game file that is a loop of symbolic links.")
+DAMAGED_FONT = declare("damaged-font", "error", "A font whose tables do not fit its file or its glyph count.")
+FONT_LIMIT = declare("font-limit", "error", "A font over what Muster reads: tables, faces, character maps, glyphs.")
+UNKNOWN_FACE = declare("unknown-face", "error", "A face a font collection does not hold (by index or name).")
+
+# Spreadsheets
+EMPTY_SHEET = declare("empty-sheet", "error", "A spreadsheet with no header row.")
+UNKNOWN_SHEET = declare("unknown-sheet", "error", "A worksheet the workbook does not have, or --sheet for a CSV.")
+UNNAMED_COLUMN = declare("unnamed-column", "error", "A spreadsheet column with values and no name in its header.")
+UNKNOWN_COLUMN = declare("unknown-column", "warning", "Spreadsheet columns the game has no keys for: not read.",
+                         "{count:,} column(s) not read, the game has no such keys: {names}{more} (map them to keys "
+                         "under the deck's columns:, or list them under ignore:)")
+MISSING_COLUMN = declare("missing-column", "warning", "A column named under columns: that the header lacks.",
+                         "columns: no column '{name}' in the header row{hint}")
+RESERVED_COLUMN = declare("reserved-column", "warning", "A column named like a reserved key, but not as it is "
+                          "written.", "column '{name}' is not read: Muster's reserved '{key}' is written in lower "
+                          "case; to print it, declare a trait and map the column to it (columns: {{{name}: <trait>}}), "
+                          "or map it to the reserved key (columns: {{{name}: {key}}})")
+FORMULA_WITHOUT_VALUE = declare("formula-without-value", "error", "A formula saved without its computed value.",
+                                "a formula saved without its value (written by a program that does not compute "
+                                "formulas): open the file in a spreadsheet program and save it")
+
+# The game's vocabulary
+UNKNOWN_TRAIT = declare("unknown-trait", "error", "A trait the game does not declare.",
+                        "unknown trait '{name}'{hint}")
+UNKNOWN_CODE = declare("unknown-code", "error", "A code its vocabulary does not have.")
+UNKNOWN_VOCABULARY = declare("unknown-vocabulary", "error", "A vocabulary the game does not declare.",
+                             "unknown vocabulary {name!r}{hint}")
+UNKNOWN_ICON = declare("unknown-icon", "error", "An icon the game does not declare.")
+UNKNOWN_DECK = declare("unknown-deck", "error", "A deck the game does not have.")
+UNKNOWN_VARIANT = declare("unknown-variant", "error", "A variant the game does not have.",
+                          "game has no variant '{name}'{hint}")
+UNKNOWN_GAME = declare("unknown-game", "error", "Neither a game folder nor a bundled game.")
+UNKNOWN_FONT = declare("unknown-font", "error", "A font neither the game nor Muster has.",
+                       "unknown font '{name}'{hint}")
+BAD_FONT = declare("bad-font", "error", "A font file Muster cannot read.")
+CFF_FONT = declare("cff-font", "error", "An OpenType font with PostScript outlines, which cannot be embedded.")
+BAD_IMAGE = declare("bad-image", "error", "An image file Muster cannot read.")
+
+# Boards
+NOT_HEX_GRID = declare("not-hex-grid", "error", "Hexes or hexsides on a board without a hex grid.")
+NOT_NEIGHBOURS = declare("not-neighbours", "error", "A hexside between two hexes that do not touch.",
+                         "hexes {first} and {second} are not neighbours: no side lies between them")
+UNKNOWN_TERRAIN = declare("unknown-terrain", "error", "A terrain the board does not declare.")
+TOO_FEW_CELLS = declare("too-few-cells", "error", "More pieces to place at random than a board has free cells.")
+
+# Checks of the cards
+DECK_SIZE = declare("deck-size", "error", "A deck whose cards do not add up to the size it declares.",
+                    "deck '{deck}' declares {size} cards, its cards add up to {total}")
+DUPLICATE_TITLE = declare("duplicate-title", "error", "Two cards of one deck with the same title.")
+RULE_REQUIRE = declare("rule-require", "error", "A card the game's require: rule asks for is missing.")
+RULE_FORBID = declare("rule-forbid", "error", "A card the game's forbid: rule excludes is there.")
+RULE_MAX_COPIES = declare("rule-max-copies", "error", "More copies than the game's max_copies: rule allows.")
+RULE_TOTAL = declare("rule-total", "error", "A total of a trait outside the game's total: rule's bounds.")
+RULE_COUNT = declare("rule-count", "error", "A number of cards outside the game's count: rule's bounds.")
+
+# Layouts and templates
+LAYOUT_ERROR = declare("layout-error", "error", "A layout that cannot be used for this card.")
+UNKNOWN_KIND = declare("unknown-kind", "error", "A layout element of a kind Muster does not draw.")
+MISSING_LAYOUT = declare("missing-layout", "error", "A deck without the layout it needs.")
+TEMPLATE_ERROR = declare("template-error", "error", "A template that fails: a syntax error or an undefined name.")
+TEMPLATE_BUDGET = declare("template-budget", "error", "A template over the limits on loops and output.")
+TEMPLATE_FORBIDDEN = declare("template-forbidden", "error", "A template reaching for what the sandbox forbids.")
+BAD_TEMPLATE = declare("bad-template", "error", "A template in game.yaml that fails or gives a value of the wrong "
+                       "kind.")
+TIME_LIMIT = declare("time-limit", "error", "Templates that ran too long.")
+TEXT_OVERFLOW = declare("text-overflow", "error", "Text that does not fit its box even at its smallest size.")
+TEXT_TOO_SMALL = declare("text-too-small", "warning", "Text shrunk below the smallest size that prints legibly.")
+OUTSIDE_SAFE_AREA = declare("outside-safe-area", "warning", "Text reaching outside the face's safe zone.")
+MISSING_GLYPH = declare("missing-glyph", "warning", "A character the font has no glyph for.",
+                        "font '{font}' has no glyph for {characters}")
+BLEED_GAP = declare("bleed-gap", "warning", "A layout whose background leaves the bleed uncovered.")
+UNKNOWN_AFFILIATION = declare("unknown-affiliation", "error", "A unit symbol's affiliation Muster does not know.")
+UNKNOWN_ECHELON = declare("unknown-echelon", "error", "A unit symbol's echelon Muster does not know.")
+UNKNOWN_UNIT_TYPE = declare("unknown-unit-type", "error", "A unit symbol's type Muster does not know.")
+SVG_REFUSED = declare("svg-refused", "error", "SVG Muster refuses: scripts, external references, entities.",
+                      "SVG {what}: refused")
+SVG_UNDRAWABLE = declare("svg-undrawable", "error", "An SVG file that cannot be drawn.")
+SVG_UNSUPPORTED = declare("svg-unsupported", "error", "An SVG feature Muster cannot draw (as PDF/X forbids it).",
+                          "SVG uses {feature}, which Muster cannot draw: {instead}")
+SVG_NUMBER = declare("svg-number", "error", "An SVG number that is not finite, or too large to draw.")
+
+# Rulebooks
+RULEBOOK_TOO_BIG = declare("rulebook-too-big", "error", "A rulebook over the limits Muster typesets.")
+RULEBOOK_LAYOUT = declare("rulebook-layout", "error", "A rulebook block that cannot be set on any page.")
+CARD_NOT_LISTED = declare("card-not-listed", "error", "A card reference in the rulebook that lacks cards of its "
+                          "deck.")
+NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has no italic face: printed upright.")
+NO_BOLD = declare("no-bold", "warning", "**Bold** in a font whose family has no bold face: printed regular.")
+CARD_FIGURE = declare("card-figure", "error", "A card drawn in the rulebook (card:) that names no card, or asks "
+                      "what its layout cannot show.")
+
+# Output and exports
+OUTPUT_IN_GAME = declare("output-in-game", "error", "An output folder inside the game folder.")
+OUTPUT_IS_A_LINK = declare("output-is-a-link", "error", "An output folder that is a link.")
+OUTPUT_NOT_A_FOLDER = declare("output-not-a-folder", "error", "An output folder that is a file.")
+OUTPUT_LOCKED = declare("output-locked", "error", "An output folder another build is writing into.")
+OUTPUT_NOT_WRITABLE = declare("output-not-writable", "error", "An output folder Muster cannot write into.")
+DISK_FULL = declare("disk-full", "error", "A file that could not be written: the disk or its quota is full.")
+OUTPUT_TOO_LARGE = declare("output-too-large", "error", "A file over the size the system lets a process write.")
+VASSAL_EMPTY = declare("vassal-empty", "error", "A game with neither boards nor decks: no VASSAL module to make.")
+RASTER_TOO_BIG = declare("raster-too-big", "error", "An exported image over the pixel limit.")
+SHOP_SIZE = declare("shop-size", "error", "A card size the print shop does not print.")
+VASSAL_NUMBERING = declare("vassal-numbering", "error", "A hex numbering VASSAL cannot name for a board this wide.")
