@@ -186,7 +186,7 @@ def _outside(folder):
 
 BAD_FILES = {
     "corrupt": (lambda folder: _write(folder, "noise.ttf", bytes(range(256)) * 40), "bad-font"),
-    "truncated": (_truncated, "bad-font"),
+    "truncated": (_truncated, "damaged-font"),
     "text": (lambda folder: _write(folder, "notes.ttf", b"these are not the glyphs you seek\n"), "bad-font"),
     "cff": (lambda folder: _write(folder, "post.otf", b"OTTO" + bytes(2000)), "cff-font"),
     "link": (_link, "not-a-regular-file"),

@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
+from . import sfnt
 from .errors import Location, MusterError, did_you_mean
 from .inputs import FONT, read_bytes
 
@@ -137,6 +138,10 @@ def parsed(name: str, path: Path, stamp: str = ""):
     if data.startswith(_CFF):
         raise MusterError("an OpenType font with PostScript (CFF) outlines, which cannot be embedded in the PDF; "
                           "use a TrueType (.ttf) version of it", Location(path), code="cff-font")
+    try:
+        sfnt.check(data)  # before reportlab reads a table: a damaged or hostile font is refused from its bytes
+    except MusterError as problem:
+        raise MusterError(problem.message, Location(path), code=problem.code) from None
     handle = io.BytesIO(data)
     handle.name = str(path)  # what reportlab calls the font file in its messages
     try:
