@@ -77,8 +77,18 @@ def use(book: FontBook) -> None:
 _versions: dict[str, tuple] = {}  # the file of each font name used so far
 
 
+_measuring: list = []  # the caches of other modules keyed by font name (measured words)
+
+
+def measuring(cache):
+    """Marks an lru_cache keyed by font name, so that it is emptied with the caches here when a font name's file
+    changes (use)."""
+    _measuring.append(cache)
+    return cache
+
+
 def _forget() -> None:
-    for cached in (face, unit_width, cap_height):
+    for cached in (face, unit_width, cap_height, *_measuring):
         cached.cache_clear()
     _adopted.clear()
     _present.clear()

@@ -83,6 +83,7 @@ def _word(pieces: list[Piece]) -> Word:
     return Word(tuple(pieces), sum(p.width for p in pieces), fonts.unit_width(" ", pieces[-1].font))
 
 
+@fonts.measuring
 @lru_cache(maxsize=65536)
 def _plain_word(text: str, font: str, colour: str) -> Word:
     """A word in one font and colour: card text repeats its words, so each is measured and built once."""
