@@ -7,6 +7,7 @@ import struct
 from typing import Callable
 
 from generator.core.bundle import fonts_dir
+from generator.core.sfnt import assemble, tables
 
 BASE = "DejaVuSansCondensed.ttf"
 E_ACUTE_GLYPH = 171  # 'é' in DejaVu Sans Condensed: a composite glyph (the letter and its accent)
@@ -16,35 +17,12 @@ def base() -> bytes:
     return (fonts_dir() / BASE).read_bytes()
 
 
-def tables(data: bytes) -> dict[str, bytes]:
-    """Each table's tag -> its bytes, in the directory's order."""
-    count = struct.unpack_from(">H", data, 4)[0]
-    found = {}
-    for n in range(count):
-        tag, _, offset, length = struct.unpack_from(">4sLLL", data, 12 + 16 * n)
-        found[tag.decode("latin-1")] = data[offset:offset + length]
-    return found
-
-
-def assemble(parts: dict[str, bytes], declared: dict[str, int] | None = None, version: bytes = b"\0\1\0\0") -> bytes:
-    """A font file of these tables (checksums left at 0, which no reader here checks); `declared` gives a
-    table a length in the directory other than its own."""
-    header = struct.pack(">4sHHHH", version, len(parts), 0, 0, 0)
-    offset = len(header) + 16 * len(parts)
-    directory, body = b"", b""
-    for tag, table in parts.items():
-        length = (declared or {}).get(tag, len(table))
-        directory += struct.pack(">4sLLL", tag.encode("latin-1"), 0, offset + len(body), length)
-        body += table + b"\0" * (-len(table) % 4)
-    return header + directory + body
-
-
 def patched(changes: dict[str, Callable[[bytes], bytes]], declared: dict[str, int] | None = None) -> bytes:
     """The base font with each table of `changes` replaced by what its function makes of it."""
     parts = tables(base())
     for tag, change in changes.items():
         parts[tag] = change(parts[tag])
-    return assemble(parts, declared)
+    return assemble(parts, declared=declared)
 
 
 def put(table: bytes, at: int, form: str, *values) -> bytes:
@@ -93,3 +71,68 @@ def components_of_e_acute_at(glyph: int) -> Callable[[bytes], bytes]:
     loca = tables(base())["loca"]
     start = struct.unpack_from(">L", loca, 4 * E_ACUTE_GLYPH)[0]
     return lambda glyf: put(glyf, start + 12, "H", glyph)
+
+
+# --- fonts made from nothing, as designers have them: PostScript (CFF) outlines, collections ------------------------
+
+PRINTABLE = [chr(code) for code in range(0x20, 0x7F)]
+
+
+def built(family: str, *, postscript: bool, style: str = "Regular", characters=PRINTABLE) -> bytes:
+    """A font of `characters`, each a bar of its own width (the space empty), with CFF outlines or TrueType ones."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    names = {character: f"uni{ord(character):04X}" for character in characters}
+    order = [".notdef", *names.values()]
+    advances = {".notdef": 500, **{name: 300 + 40 * (ord(c) % 9) for c, name in names.items()}}
+    builder = FontBuilder(1000, isTTF=not postscript)
+    builder.setupGlyphOrder(order)
+    builder.setupCharacterMap({ord(character): name for character, name in names.items()})
+    outlines = {}
+    for name in order:
+        pen = T2CharStringPen(advances[name], None) if postscript else TTGlyphPen(None)
+        if name != "uni0020":
+            right = advances[name] - 50
+            pen.moveTo((50, 0))
+            if postscript:  # a cubic curve, for the conversion to make quadratic
+                pen.curveTo((50, 400), (right, 400), (right, 700))
+            else:
+                pen.lineTo((right, 700))
+            pen.lineTo((right, 0))
+            pen.closePath()
+        outlines[name] = pen.getCharString() if postscript else pen.glyph()
+    postscript_name = f"{family.replace(' ', '')}-{style}"
+    if postscript:
+        builder.setupCFF(postscript_name, {"FullName": f"{family} {style}"}, outlines, {})
+    else:
+        builder.setupGlyf(outlines)
+    builder.setupHorizontalMetrics({name: (advances[name], 50) for name in order})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": family, "styleName": style, "psName": postscript_name})
+    builder.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200, sCapHeight=700)
+    builder.setupPost()
+    return saved(builder.font)
+
+
+def saved(font) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    font.recalcTimestamp = False
+    font.save(out)
+    return out.getvalue()
+
+
+def collection(*members: bytes) -> bytes:
+    """A font collection (.ttc) of these fonts, in this order."""
+    import io
+
+    from fontTools.ttLib import TTCollection, TTFont
+
+    fonts = TTCollection()
+    fonts.fonts = [TTFont(io.BytesIO(member)) for member in members]
+    out = io.BytesIO()
+    fonts.save(out)
+    return out.getvalue()

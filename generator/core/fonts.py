@@ -30,6 +30,7 @@ class FontBook:
     files: dict[str, Path]
     families: dict[str, dict[str, str]]
     stamps: dict[str, str] = field(default_factory=dict)  # a game font's file size and time: edited, it is read again
+    faces: dict[str, int | str] = field(default_factory=dict)  # the face of a collection, when not the first
 
     def family_of(self, font: str) -> dict[str, str]:
         """The family a font belongs to, so that markup can switch to its bold or italic face."""
@@ -50,7 +51,7 @@ class FontBook:
         return MusterError(f"unknown font '{font}'{hint}", code="unknown-font")
 
     def _version(self, name: str) -> tuple:
-        return self.files.get(name), self.stamps.get(name)
+        return self.files.get(name), self.stamps.get(name), self.faces.get(name, 0)
 
     def lacking(self, font: str, role: str) -> str | None:
         """The name of `font`'s family when the family has no `role` face (bold, italic) of its own, so that
@@ -120,7 +121,7 @@ def face(name: str):
 
 
 def _read(book: FontBook, name: str):
-    return parsed(name, book.files[name], book.stamps.get(name, ""))
+    return parsed(name, book.files[name], book.stamps.get(name, ""), book.faces.get(name, 0))
 
 
 def _pdf_name(book: FontBook, name: str, postscript: bytes) -> bytes:
@@ -134,25 +135,25 @@ def _pdf_name(book: FontBook, name: str, postscript: bytes) -> bytes:
     return postscript + b"-" + name.encode() if postscript in taken else postscript
 
 
-# an OpenType font with PostScript (CFF) outlines begins so; reportlab embeds only TrueType outlines
-_CFF = b"OTTO"
-
-
 @lru_cache(maxsize=None)
-def parsed(name: str, path: Path, stamp: str = ""):
-    """The font file at `path` read as the font `name` (not registered); a MusterError naming the file when it is
-    not a font reportlab can embed. `stamp` tells two versions of one file apart, so this cache is never stale."""
+def parsed(name: str, path: Path, stamp: str = "", face: int | str = 0):
+    """Face `face` (an index or a name; 0 for a file of one font) of the font file at `path` read as the font
+    `name` (not registered); a MusterError naming the file when it is not a font Muster can embed. `stamp` tells
+    two versions of one file apart, so this cache is never stale."""
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
+    from . import outlines  # fontTools: only for a collection or a font with PostScript outlines
+
     data = read_bytes(path, FONT)
-    if data.startswith(_CFF):
-        raise MusterError("an OpenType font with PostScript (CFF) outlines, which cannot be embedded in the PDF; "
-                          "use a TrueType (.ttf) version of it", Location(path), code="cff-font")
     try:
-        sfnt.check(data)  # before reportlab reads a table: a damaged or hostile font is refused from its bytes
+        index = outlines.face_index(data, face)
+        sfnt.check(data, index)  # before reportlab reads a table: a damaged or hostile font is refused from its bytes
+        readable, postscript = outlines.standalone(data, index)
     except MusterError as problem:
         raise MusterError(problem.message, Location(path), code=problem.code) from None
-    handle = io.BytesIO(data)
+    except Exception:  # fontTools meets a damaged name table with whatever Python raises
+        raise MusterError("a damaged font: its names cannot be read", Location(path), code="damaged-font") from None
+    handle = io.BytesIO(readable)
     handle.name = str(path)  # what reportlab calls the font file in its messages
     try:
         font = TTFont(name, handle)
@@ -161,6 +162,9 @@ def parsed(name: str, path: Path, stamp: str = ""):
     except Exception:  # reportlab's parser meets a damaged or cut short font with whatever Python raises
         raise MusterError("not a font file Muster can read: damaged or cut short", Location(path),
                           code="bad-font") from None
+    if postscript:
+        font.face.__class__ = outlines.ConvertedFace
+        font.face.outlines = outlines.Outlines(data, index, Location(path))
     font.postscript = font.face.name  # face.name becomes the name it is embedded under (_pdf_name)
     return font
 

@@ -70,22 +70,26 @@ def _u32(view, at: int) -> int:
     return struct.unpack_from(">L", view, at)[0]
 
 
-def _face_offset(view: memoryview, face: int) -> int:
-    """Where the table directory of font `face` begins: 0 in a single font, from the header in a collection."""
-    if bytes(view[:4]) != _COLLECTION:
-        if face:
-            raise MusterError(f"not a font collection: it has no face {face}", code="unknown-face")
-        return 0
-    if len(view) < 12:
+def faces(data: bytes) -> int:
+    """How many fonts the file holds: those of a collection (whose header is checked), else 1."""
+    if data[:4] != _COLLECTION:
+        return 1
+    if len(data) < 12:
         raise damaged("its collection header is cut short")
-    count = _u32(view, 8)
+    count = _u32(data, 8)
     if count > MAX_FACES:
         raise over(f"a collection of {count:,} fonts", MAX_FACES)
-    if len(view) < 12 + 4 * count:
+    if len(data) < 12 + 4 * count:
         raise damaged("its collection header runs past the end of the file")
+    return count
+
+
+def _face_offset(view: memoryview, face: int) -> int:
+    """Where the table directory of font `face` begins: 0 in a single font, from the header in a collection."""
+    count = faces(view)
     if not 0 <= face < count:
-        raise MusterError(f"the collection has no face {face} (faces 0 to {count - 1})", code="unknown-face")
-    return _u32(view, 12 + 4 * face)
+        raise MusterError(f"the font file has no face {face} (it has {count}: 0 to {count - 1})", code="unknown-face")
+    return _u32(view, 12 + 4 * face) if view[:4] == _COLLECTION else 0
 
 
 def _directory(view: memoryview, start: int) -> dict[str, tuple[int, int]]:
@@ -288,3 +292,25 @@ def _groups(table, glyphs: int, where: str, *, constant: bool) -> int:
 _MAPS = {0: _format_0, 2: _format_2, 4: _format_4, 6: _format_6, 10: _format_10,
          12: lambda table, glyphs, where: _groups(table, glyphs, where, constant=False),
          13: lambda table, glyphs, where: _groups(table, glyphs, where, constant=True)}
+
+
+def tables(data: bytes, face: int = 0) -> dict[str, bytes]:
+    """The tables of font `face` of a font file that `check` has passed: tag -> bytes, in the directory's order."""
+    view = memoryview(data)
+    return {tag: data[offset:offset + length] for tag, (offset, length) in _directory(view, _face_offset(view, face)).items()}
+
+
+def assemble(parts: dict[str, bytes], version: bytes = b"\0\1\0\0", declared: dict[str, int] | None = None) -> bytes:
+    """A font file of these tables, each at an offset of a multiple of 4 (their checksums left at 0, which PDF
+    readers do not check); `declared` gives a table a length in the directory other than its own (tests make
+    damaged fonts so)."""
+    count = len(parts)
+    power = 1 << (count.bit_length() - 1) if count else 0
+    header = struct.pack(">4sHHHH", version, count, 16 * power, max(power.bit_length() - 1, 0), 16 * (count - power))
+    offset, directory, body = len(header) + 16 * count, [], []
+    for tag, table in parts.items():
+        length = (declared or {}).get(tag, len(table))
+        directory.append(struct.pack(">4sLLL", tag.encode("latin-1"), 0, offset, length))
+        body.append(table + b"\0" * (-len(table) % 4))
+        offset += len(body[-1])
+    return header + b"".join(directory) + b"".join(body)

@@ -18,7 +18,7 @@ from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout.files import CHOICES, COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
-    BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
+    BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, FONT_FACE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
     RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
 )
 from ..core.model import Game, Trait, Vocabulary
@@ -119,6 +119,8 @@ KIND_SCHEMAS = {
     "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
     "scalar": lambda key: dict(_SCALAR),
     "file": lambda key: {"type": "string"},
+    "font-file": lambda key: {"anyOf": [{"type": "string"}, _section(FONT_FACE)]},
+    "face": lambda key: {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]},
     "files": lambda key: {**_STRINGS, "minItems": 1},
     "stem": lambda key: {"type": "string", "pattern": _pattern(DECK_ID)},
     "board-size": lambda key: {"type": "string", "anyOf": [{"pattern": SIZE}, {"pattern": TEMPLATE}]},
