@@ -287,3 +287,17 @@ def test_a_bad_font_found_in_the_second_process_writes_nothing(make_game, tmp_pa
     assert [(f.field, f.code) for f in raised.value.findings if f.severity == "error"] == [
         ("fonts.house.bold", "damaged-font")]
     assert not (tmp_path / "out" / "tiny").exists()
+
+
+def test_the_cover_and_running_heads_are_glyph_checked(make_game):
+    """The game's title (the cover, in the display face, and every running head) and its summary (the cover, in
+    the rulebook's italic) are printed text too: a character their fonts lack is reported at game.yaml's line."""
+    from generator.checking import check_game
+
+    folder = house_game(make_game)
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(
+        "title: Tiny War", "title: Tiny War 東\nsummary: A war ᚠ"))
+    found = [f for f in check_game(load_game(folder)) if f.code == "missing-glyph"]
+    for character, line in (("東", 2), ("ᚠ", 3)):
+        assert [(f.where.path.name, f.where.line) for f in found if character in f.message] == [("game.yaml", line)], \
+            found

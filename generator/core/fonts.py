@@ -19,6 +19,8 @@ from .inputs import FONT, read_bytes
 
 
 STYLES = ("regular", "bold", "italic", "bold_italic")  # the faces of a family, as fonts.yaml and game.yaml name them
+# the rulebook's own fonts, whatever its body text is set in: chapters, sections and the cover's title; running heads
+RULEBOOK_DISPLAY, RULEBOOK_HEADS = "display-bold", "text"
 
 
 @dataclass(frozen=True)

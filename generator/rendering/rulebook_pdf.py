@@ -58,13 +58,13 @@ def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> 
         "cell": style("cell", regular, body - 1.5, (body - 1.5) * 1.25),
         "head": style("head", bold, body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
         "code": style("code", regular, body - 1, (body - 1) * 1.3),
-        1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
+        1: style("h1", fonts.RULEBOOK_DISPLAY, body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
                  keepWithNext=1),
-        2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
+        2: style("h2", fonts.RULEBOOK_DISPLAY, body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
                  keepWithNext=1),
         3: style("h3", bold, body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
                  keepWithNext=1),
-        "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
+        "title": style("title", fonts.RULEBOOK_DISPLAY, body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
         "subtitle": style("subtitle", italic, body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
                           colour="#5a574f"),
         "toc1": style("toc1", bold, body, body * 1.5),
@@ -309,7 +309,7 @@ class Book:
 
         def furniture(canvas, document):
             canvas.saveState()
-            canvas.setFont("text", 7.5)
+            canvas.setFont(fonts.RULEBOOK_HEADS, 7.5)
             canvas.setFillColor(book.paint("#5a574f"))
             top = page[1] - margin * 0.55
             canvas.drawString(margin, top, book.game.title)
