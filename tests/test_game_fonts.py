@@ -259,7 +259,7 @@ def test_the_schema_knows_the_fonts_key_and_game_fonts(tmp_path):
     game = json.loads((tmp_path / "game.schema.json").read_text())
     family = game["properties"]["fonts"]["additionalProperties"]
     assert family["required"] == ["regular"] and set(family["properties"]) == {"regular", "bold", "italic",
-                                                                              "bold_italic"}
+                                                                              "bold_italic", "fallback"}
     font = game["properties"]["rulebook"]["properties"]["font"]["anyOf"]
     assert "serif-bold-italic" in font[0]["enum"]
     assert re.match(font[1]["pattern"], "house-bold") and not re.match(font[1]["pattern"], "House")

@@ -88,3 +88,35 @@ def test_a_face_that_is_not_there_is_an_error_at_its_line(make_game, value, code
     found = [f for f in load_game(folder).findings if f.severity == "error" and f.field.startswith("fonts.")]
     assert [(f.code, f.where.path.name, f.where.line) for f in found] == [(code, "game.yaml", 7)], found
     assert found[0].field.startswith("fonts.house.regular"), found
+
+
+def test_a_character_the_family_lacks_prints_in_its_first_fallback_that_has_it(make_game, tmp_path):
+    """'東' is not in the house font, but in its fallback family 'marks' (after 'display', which lacks it too): it
+    prints in marks, with no warning; 'ᚠ', in no font of the chain, stays in house and is reported there."""
+    from generator.checking import check_game
+
+    folder = game_with(make_game, "    regular: fonts/House.ttf\n    bold: fonts/House.ttf\n"
+                                  "    fallback: [display, marks]\n"
+                                  "  marks:\n    regular: fonts/Marks.otf\n", {
+                                      "House.ttf": fontcraft.built("House Sans", postscript=False),
+                                      "Marks.otf": fontcraft.built("House Marks", postscript=True,
+                                                                   characters=[" ", "東"])})
+    face = (folder / "face.yaml").read_text().replace("Quiet words", "Quiet 東東 wordsᚠ")
+    (folder / "face.yaml").write_text(face)
+    game = load_game(folder)
+    found = [f for f in check_game(game) if f.code == "missing-glyph"]
+    assert not [f for f in found if "東" in f.message], found
+    assert [f for f in found if "ᚠ" in f.message and "'house'" in f.message], found
+    build_game(game, tmp_path, Options())
+    cards = tmp_path / "tiny" / "cards-reds.pdf"
+    assert {"HouseSans-Regular", "HouseMarks-Regular"} <= set(pdf_fonts(cards)), pdf_fonts(cards)
+    assert "Quiet 東東 words" in " ".join(text_of(cards).split())
+
+
+@pytest.mark.parametrize("fallback, code", [("[house]", "unknown-font"), ("[nope]", "unknown-font"),
+                                            ("display", "wrong-type")])
+def test_a_fallback_that_is_not_another_family_is_an_error_at_its_line(make_game, fallback, code):
+    folder = game_with(make_game, f"    regular: fonts/House.ttf\n    fallback: {fallback}\n",
+                       {"House.ttf": fontcraft.built("House Sans", postscript=False)})
+    found = [f for f in load_game(folder).findings if f.severity == "error" and f.field.startswith("fonts.")]
+    assert [(f.code, f.where.path.name, f.where.line) for f in found] == [(code, "game.yaml", 8)], found

@@ -33,6 +33,14 @@ class FontBook:
     families: dict[str, dict[str, str]]
     stamps: dict[str, str] = field(default_factory=dict)  # a game font's file size and time: edited, it is read again
     faces: dict[str, int | str] = field(default_factory=dict)  # the face of a collection, when not the first
+    fallbacks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a family's `fallback:` families
+
+    def chain(self, font: str) -> tuple[str, ...]:
+        """`font`, then the face of the same style of each of its family's fallback families: the fonts a
+        character is printed in, the first that has a glyph for it."""
+        members = self.family_of(font)
+        style = next(style for style, member in members.items() if member == font)
+        return (font, *(self.families[other][style] for other in self.fallbacks.get(self._family(font), ())))
 
     def family_of(self, font: str) -> dict[str, str]:
         """The family a font belongs to, so that markup can switch to its bold or italic face."""
@@ -58,9 +66,12 @@ class FontBook:
     def lacking(self, font: str, role: str) -> str | None:
         """The name of `font`'s family when the family has no `role` face (bold, italic) of its own, so that
         markup asking for one prints in the regular face; None when it has one."""
-        name = next((n for n, members in self.families.items() if font in members.values()), font)
         members = self.family_of(font)
-        return name if members[role] == members["regular"] else None
+        return self._family(font) if members[role] == members["regular"] else None
+
+    def _family(self, font: str) -> str:
+        """The name of the family `font` belongs to (its own name when it is in none)."""
+        return next((name for name, members in self.families.items() if font in members.values()), font)
 
 
 _book: FontBook | None = None
@@ -70,6 +81,7 @@ def use(book: FontBook) -> None:
     """Measure and draw with the fonts of `book` from now on. A name whose file differs from the book in use
     before (two games' own fonts of one name, a font file edited between two builds) is read again."""
     global _book
+    _chains.clear()
     versions = {name: book._version(name) for name in book.files}
     if any(_versions.get(name, version) != version for name, version in versions.items()):
         _forget()
@@ -233,3 +245,24 @@ def missing_glyphs(text: str, font: str) -> str:
     missing = {c for c in new if ord(c) > 32 and ord(c) not in cmap}
     present.update(new - missing)
     return "".join(sorted(missing))
+
+
+_chains: dict[str, tuple[str, ...]] = {}  # each font's fallback chain in the book in use
+
+
+def runs(text: str, font: str) -> list[tuple[str, str]]:
+    """`text` cut into runs, each in the first font of `font`'s chain (FontBook.chain) that has a glyph for its
+    characters; a character no font of the chain has stays in `font` (and is reported as missing there)."""
+    chain = _chains.get(font)
+    if chain is None:
+        chain = _chains[font] = font_book().chain(font) if font in font_book().files else (font,)
+    if len(chain) == 1 or not missing_glyphs(text, font):
+        return [(text, font)]
+    result: list[list[str]] = []
+    for character in text:
+        chosen = next((other for other in chain if not missing_glyphs(character, other)), font)
+        if result and result[-1][1] == chosen:
+            result[-1][0] += character
+        else:
+            result.append([character, chosen])
+    return [(run, chosen) for run, chosen in result]

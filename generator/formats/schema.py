@@ -121,6 +121,7 @@ KIND_SCHEMAS = {
     "file": lambda key: {"type": "string"},
     "font-file": lambda key: {"anyOf": [{"type": "string"}, _section(FONT_FACE)]},
     "face": lambda key: {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]},
+    "families": lambda key: dict(_STRINGS),
     "files": lambda key: {**_STRINGS, "minItems": 1},
     "stem": lambda key: {"type": "string", "pattern": _pattern(DECK_ID)},
     "board-size": lambda key: {"type": "string", "anyOf": [{"pattern": SIZE}, {"pattern": TEMPLATE}]},

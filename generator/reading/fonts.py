@@ -9,11 +9,11 @@ from pathlib import Path
 
 from ..core import fonts
 from ..core.bundle import fonts_dir
-from ..core.errors import Location, MusterError
+from ..core.errors import Location, MusterError, did_you_mean
 from ..core.files import confined
 from .kinds import NAME, describe
 from .reader import Reader, at, join
-from .sourcemap import Map, load_yaml
+from .sourcemap import Map, Seq, load_yaml
 from .spec import FONT_FACE, FONT_FAMILY, GAME
 
 SUFFIXES = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}  # each face's name
@@ -43,7 +43,7 @@ def read_game_fonts(reader: Reader, data: Map, root: Path) -> fonts.FontBook:
     """The bundled fonts with the game's own families (`fonts:`), from now on the ones this process uses. Each of
     the game's font files is read now, so that a bad one is an error at its line of game.yaml."""
     bundled = read_font_book()
-    files, families, stamps, faces = dict(bundled.files), dict(bundled.families), {}, {}
+    files, families, stamps, faces, chains = dict(bundled.files), dict(bundled.families), {}, {}, {}
     for name, body, field in reader.named(data, GAME["fonts"]):
         if not isinstance(name, str) or not NAME.match(name):
             reader.error(at(data["fonts"], name), field, f"'{name}' is not a name (lower case, digits, _)",
@@ -64,9 +64,31 @@ def read_game_fonts(reader: Reader, data: Map, root: Path) -> fonts.FontBook:
         if "regular" in names:
             families[name] = {style: names.get(style) or next(names[s] for s in FALLBACKS[style] if s in names)
                               for style in fonts.STYLES}
-    book = fonts.FontBook(files, families, stamps, {font: face for font, face in faces.items() if face != 0})
+            if "fallback" in body:
+                chains[name] = (body["fallback"], at(body, "fallback"), join(field, "fallback"))
+    fallbacks = {name: _fallback(reader, name, *chain, families) for name, chain in chains.items()}
+    book = fonts.FontBook(files, families, stamps, {font: face for font, face in faces.items() if face != 0},
+                          {name: chain for name, chain in fallbacks.items() if chain})
     fonts.use(book)
     return book
+
+
+def _fallback(reader: Reader, name: str, value, where, field: str, families: dict) -> tuple[str, ...]:
+    """The families of family `name`'s `fallback:` (a list of the names of other families, bundled or the game's);
+    those that are not, reported."""
+    if not isinstance(value, Seq):
+        reader.error(where, field, f"expected a list of font families, got {describe(value)}", "wrong-type")
+        return ()
+    chain = []
+    for index, other in enumerate(value):
+        if isinstance(other, str) and other in families and other != name:
+            chain.append(other)
+            continue
+        known = [family for family in families if family != name]
+        hint = did_you_mean(str(other), known, f" (known: {', '.join(known)})")
+        reader.error(value.item_where[index], join(field, index), f"'{other}' is not another font family{hint}",
+                     "unknown-font")
+    return tuple(chain)
 
 
 def _font_file(reader: Reader, root: Path, value, font: str, field: str) -> tuple[Path, str, int | str] | None:

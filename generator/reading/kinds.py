@@ -152,6 +152,7 @@ SCALAR = Kind("scalar", "number or text")
 FILE = Kind("file", "file")                                          # below the game folder
 FONT_FILE = Kind("font-file", "file or {file, face}")                 # read by reading/fonts.py
 FACE_OF_FILE = Kind("face", "index or name")                          # read by reading/fonts.py
+FAMILIES = Kind("families", "list of font families")                  # read by reading/fonts.py
 FILES = Kind("files", "list of files")
 STEM = Kind("stem", "file stem", _text)                              # its pattern is checked by the board
 BOARD_SIZE = Kind("board-size", "size or template")

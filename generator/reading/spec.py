@@ -18,9 +18,9 @@ from typing import Any
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
-    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DECK_ID, DECK_IDS, FACE_OF_FILE, FACE_SIZE, FILE, FILES, FONT, FONT_FILE,
-    FORMULA, FREE, HEX_COLOUR, INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PAPER, PLAYERS, ROWS, SCALAR,
-    STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
+    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DECK_ID, DECK_IDS, FACE_OF_FILE, FACE_SIZE, FAMILIES, FILE, FILES, FONT,
+    FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PAPER, PLAYERS,
+    ROWS, SCALAR, STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
 )
 
 FORMAT_VERSION = 1
@@ -112,6 +112,8 @@ FONT_FAMILY = Section("fonts.<name>", (
     Key("bold", FONT_FILE, "The bold face (default: the regular one)."),
     Key("italic", FONT_FILE, "The italic face (default: the regular one)."),
     Key("bold_italic", FONT_FILE, "The bold italic face (default: the bold one, else the italic, else the regular)."),
+    Key("fallback", FAMILIES, "Other families (bundled or the game's), in order: a character this family has no "
+        "glyph for prints in the same face of the first that has one."),
 ))
 
 FONT_FACE = Section("fonts.<name>.<style>", (
