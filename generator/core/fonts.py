@@ -156,7 +156,7 @@ def parsed(name: str, path: Path, stamp: str = "", face: int | str = 0):
     two versions of one file apart, so this cache is never stale."""
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-    from . import outlines  # fontTools: only for a collection or a font with PostScript outlines
+    from . import outlines
 
     data = read_bytes(path, FONT)
     try:

@@ -15,9 +15,6 @@ import io
 import struct
 from itertools import accumulate
 
-from fontTools.pens.cu2quPen import Cu2QuPen
-from fontTools.pens.ttGlyphPen import TTGlyphPen
-from fontTools.ttLib import TTFont, newTable
 from reportlab.pdfbase.ttfonts import TTFontFace
 
 from .errors import Location, MusterError
@@ -44,6 +41,8 @@ def face_index(data: bytes, face: int | str) -> int:
 
 
 def _names(data: bytes, index: int) -> set[str]:
+    from fontTools.ttLib import TTFont  # fontTools (30 ms to import) only for the fonts that need it
+
     table = TTFont(io.BytesIO(data), fontNumber=index, lazy=True)["name"]
     return {str(record) for record in table.names if record.nameID in _NAME_IDS and record.isUnicode()}
 
@@ -80,6 +79,10 @@ class Outlines:
         return self.converted[number]
 
     def _convert(self, number: int) -> bytes:
+        from fontTools.pens.cu2quPen import Cu2QuPen
+        from fontTools.pens.ttGlyphPen import TTGlyphPen
+        from fontTools.ttLib import TTFont, newTable
+
         if self._font is None:
             self._font = TTFont(io.BytesIO(self.data), fontNumber=self.face, lazy=True)
             self._glyphs, self._order = self._font.getGlyphSet(), self._font.getGlyphOrder()
