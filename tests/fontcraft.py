@@ -136,3 +136,26 @@ def collection(*members: bytes) -> bytes:
     out = io.BytesIO()
     fonts.save(out)
     return out.getvalue()
+
+
+def subroutine_bomb(depth: int = 40) -> bytes:
+    """A CFF font whose every glyph calls a global subroutine that calls the next one twice, `depth` deep: a
+    few hundred bytes that draw for ever."""
+    import io
+
+    from fontTools.misc.psCharStrings import T2CharString
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(io.BytesIO(built("House Bomb", postscript=True)))
+    cff = font["CFF "].cff
+    bias = 107  # the number of global subroutines below 1,240 is biased so
+    subroutines = cff.GlobalSubrs
+    for level in range(depth):
+        program = [level + 1 - bias, "callgsubr"] * 2 if level + 1 < depth else [0, 10, "rlineto"]
+        subroutines.append(T2CharString(program=program + ["return"], globalSubrs=subroutines))
+    top = cff.topDictIndex[0]
+    for name in top.CharStrings.keys():
+        top.CharStrings[name] = T2CharString(program=[0, 0, "rmoveto", -bias, "callgsubr", "endchar"],
+                                             private=top.Private, globalSubrs=subroutines)
+    font.recalcBBoxes = False  # measuring the glyphs would run them
+    return saved(font)

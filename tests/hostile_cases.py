@@ -560,3 +560,24 @@ CASES["font-table-cmap-of-65535-character-maps"] = table_case(
 CASES["font-table-collection-of-a-billion-fonts"] = table_case(
     lambda: b"ttcf\0\1\0\0" + struct.pack(">LL", 10 ** 9, 16) + fontcraft.base(), limit=True)
 CASES["font-table-head-cut-short"] = table_case(lambda: fontcraft.patched({}, declared={"head": 20}))
+
+
+def outline_case(font: Callable[[], bytes], limit: bool = False) -> Case:
+    """PostScript outlines are read only when a PDF embeds them: the build stops at once, naming the font file."""
+    def prepare(work):
+        game = write_game(work / "tiny", {"fonts/House.otf": font(), "face.yaml": FONT_FACE},
+                          game={"icons:\n": "fonts:\n  house: {regular: fonts/House.otf}\nicons:\n"})
+        return build_args(game, work), lambda result: refused(result, "House.otf", limit=limit)
+    return Case(prepare, HANG)
+
+
+def scribbled_charstrings() -> bytes:
+    data = bytearray(fontcraft.built("House Serif", postscript=True))
+    table = fontcraft.tables(bytes(data))["CFF "]
+    start = bytes(data).index(table)
+    data[start + len(table) - 300:start + len(table) - 10] = b"\x1c\xff\xff" * 96 + b"\x1c\xff"
+    return bytes(data)
+
+
+CASES["font-outlines-subroutines-calling-twice-40-deep"] = outline_case(fontcraft.subroutine_bomb, limit=True)
+CASES["font-outlines-scribbled-charstrings"] = outline_case(scribbled_charstrings)

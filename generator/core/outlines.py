@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import struct
+from functools import lru_cache
 from itertools import accumulate
 
 from reportlab.pdfbase.ttfonts import TTFontFace
@@ -23,6 +24,7 @@ from .sfnt import assemble, faces, tables
 POSTSCRIPT = ("CFF ", "CFF2")
 _DROPPED = (*POSTSCRIPT, "VORG")  # tables of PostScript outlines only
 MAX_ERROR = 1.0  # font units a converted curve may stray from the original
+MAX_RUNS = 10_000  # charstrings one glyph's outline runs, itself and every subroutine it calls (real ones: tens)
 _NAME_IDS = (1, 4, 6, 16)  # family, full name, PostScript name, typographic family
 
 
@@ -91,7 +93,11 @@ class Outlines:
             return b""
         pen = TTGlyphPen(None)
         try:
-            self._glyphs[self._order[number]].draw(Cu2QuPen(pen, MAX_ERROR, reverse_direction=True))
+            charstring = self._glyphs.charStrings[self._order[number]]
+            charstring.outlineExtractor = _bounded()
+            charstring.draw(Cu2QuPen(pen, MAX_ERROR, reverse_direction=True), self._glyphs.blender)
+        except MusterError as problem:
+            raise MusterError(f"glyph {number}: {problem.message}", self.where, code=problem.code) from None
         except Exception:  # fontTools meets damaged charstrings with whatever Python raises
             raise MusterError(f"a damaged font: the outline of glyph {number} cannot be read", self.where,
                               code="damaged-font") from None
@@ -109,6 +115,25 @@ class Outlines:
             lengths[number] = len(outline)
             pieces.append(outline)
         return b"".join(pieces), [0, *accumulate(lengths)]
+
+
+@lru_cache(maxsize=1)
+def _bounded():
+    """fontTools' reader of charstrings, counting what one glyph runs: a few subroutines that each call the next
+    twice would run for ever."""
+    from fontTools.misc.psCharStrings import T2OutlineExtractor
+
+    class Bounded(T2OutlineExtractor):
+        runs = 0
+
+        def execute(self, charString):
+            self.runs += 1
+            if self.runs > MAX_RUNS:
+                raise MusterError(f"its outline runs over {MAX_RUNS:,} charstrings and subroutines: over the limit "
+                                  f"of {MAX_RUNS:,}", code="font-limit")
+            return super().execute(charString)
+
+    return Bounded
 
 
 class ConvertedFace(TTFontFace):
