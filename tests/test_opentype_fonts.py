@@ -120,3 +120,18 @@ def test_a_fallback_that_is_not_another_family_is_an_error_at_its_line(make_game
                        {"House.ttf": fontcraft.built("House Sans", postscript=False)})
     found = [f for f in load_game(folder).findings if f.severity == "error" and f.field.startswith("fonts.")]
     assert [(f.code, f.where.path.name, f.where.line) for f in found] == [(code, "game.yaml", 8)], found
+
+
+def test_the_bundled_symbols_fill_in_for_a_family_that_names_them(make_game, tmp_path):
+    """'⭐' (U+2B50) is in no other bundled font: the bundled Noto Sans Symbols 2 prints it, with no warning."""
+    from generator.checking import check_game
+
+    folder = game_with(make_game, "    regular: fonts/House.ttf\n    bold: fonts/House.ttf\n    fallback: [symbols]\n",
+                       {"House.ttf": fontcraft.built("House Sans", postscript=False)})
+    (folder / "face.yaml").write_text((folder / "face.yaml").read_text().replace("Quiet words", "Quiet ⭐ words"))
+    game = load_game(folder)
+    assert not [f for f in check_game(game) if f.code == "missing-glyph"]
+    build_game(game, tmp_path, Options())
+    cards = tmp_path / "tiny" / "cards-reds.pdf"
+    assert "NotoSansSymbols2-Regular" in pdf_fonts(cards)
+    assert "Quiet ⭐ words" in " ".join(text_of(cards).split())
