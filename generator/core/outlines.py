@@ -19,9 +19,8 @@ from itertools import accumulate
 from reportlab.pdfbase.ttfonts import TTFontFace
 
 from .errors import Location, MusterError
-from .sfnt import assemble, faces, tables
+from .sfnt import POSTSCRIPT, assemble, faces, tables
 
-POSTSCRIPT = ("CFF ", "CFF2")
 _DROPPED = (*POSTSCRIPT, "VORG")  # tables of PostScript outlines only
 MAX_ERROR = 1.0  # font units a converted curve may stray from the original
 MAX_RUNS = 10_000  # charstrings one glyph's outline runs, itself and every subroutine it calls (real ones: tens)
@@ -124,6 +123,8 @@ def _bounded():
     from fontTools.misc.psCharStrings import T2OutlineExtractor
 
     class Bounded(T2OutlineExtractor):
+        """fontTools' outline extractor, stopped once it has run MAX_RUNS charstrings."""
+
         runs = 0
 
         def execute(self, charString):

@@ -26,6 +26,7 @@ MAX_CODES = 200_000        # code points one character map gives a glyph, counte
 MAX_COMPONENTS = 200_000   # components of composite glyphs, in all the font's glyphs
 
 _SFNT = (b"\x00\x01\x00\x00", b"true", b"OTTO")  # TrueType outlines (twice) and PostScript (CFF) ones
+POSTSCRIPT = ("CFF ", "CFF2")  # the tables of PostScript outlines
 _COLLECTION = b"ttcf"
 
 # composite glyph flags (the OpenType glyf table)
@@ -41,13 +42,12 @@ def over(what: str, limit: int) -> MusterError:
 
 
 def check(data: bytes, face: int = 0) -> None:
-    """Raises a MusterError (code `damaged-font` or `font-limit`) when the font `face` of the font file `data`
-    is damaged or would take more than the limits above to read; a file that is not a font at all is left to
-    the parser, which says so."""
+    """Raises a MusterError when the font `face` of the font file `data` is damaged (`damaged-font`), would take
+    more than the limits above to read (`font-limit`), is not there (`unknown-face`) or is no font (`bad-font`)."""
     view = memoryview(data)
     tables = _directory(view, _face_offset(view, face))
-    head, maxp, hhea = _table(view, tables, "head", 54), _table(view, tables, "maxp", 6), _table(view, tables,
-                                                                                                  "hhea", 36)
+    head, maxp = _table(view, tables, "head", 54), _table(view, tables, "maxp", 6)
+    hhea = _table(view, tables, "hhea", 36)
     units, glyphs, metrics = _u16(head, 18), _u16(maxp, 4), _u16(hhea, 34)
     if not 16 <= units <= 16384:
         raise damaged(f"head.unitsPerEm is {units}, not 16 to 16384")
@@ -57,7 +57,7 @@ def check(data: bytes, face: int = 0) -> None:
         raise damaged(f"hhea.numberOfHMetrics is {metrics}, not 1 to maxp.numGlyphs ({glyphs})")
     _table(view, tables, "hmtx", 4 * metrics + 2 * (glyphs - metrics),
            f"for maxp.numGlyphs {glyphs} and hhea.numberOfHMetrics {metrics}")
-    if "CFF " not in tables and "CFF2" not in tables:
+    if not any(tag in tables for tag in POSTSCRIPT):
         _outlines(view, tables, glyphs, struct.unpack_from(">h", head, 50)[0])
     _cmap(_table(view, tables, "cmap", 4), glyphs)
 
@@ -297,7 +297,8 @@ _MAPS = {0: _format_0, 2: _format_2, 4: _format_4, 6: _format_6, 10: _format_10,
 def tables(data: bytes, face: int = 0) -> dict[str, bytes]:
     """The tables of font `face` of a font file that `check` has passed: tag -> bytes, in the directory's order."""
     view = memoryview(data)
-    return {tag: data[offset:offset + length] for tag, (offset, length) in _directory(view, _face_offset(view, face)).items()}
+    directory = _directory(view, _face_offset(view, face))
+    return {tag: data[offset:offset + length] for tag, (offset, length) in directory.items()}
 
 
 def assemble(parts: dict[str, bytes], version: bytes = b"\0\1\0\0", declared: dict[str, int] | None = None) -> bytes:
