@@ -554,7 +554,7 @@ def table_case(font: Callable[[], bytes], limit: bool = False) -> Case:
 
 CASES["font-table-past-the-end-of-the-file"] = table_case(lambda: fontcraft.patched({}, declared={"glyf": 10 ** 8}))
 CASES["font-table-directory-of-65535-tables"] = table_case(
-    lambda: fontcraft.put(fontcraft.base(), 4, "H", 0xFFFF), limit=True)
+    lambda: fontcraft.put(fontcraft.base(), 4, "H", 0xFFFF) + bytes(16 * 0xFFFF), limit=True)
 CASES["font-table-cmap-of-65535-character-maps"] = table_case(
     lambda: fontcraft.patched({"cmap": lambda cmap: fontcraft.put(cmap, 2, "H", 0xFFFF)}), limit=True)
 CASES["font-table-collection-of-a-billion-fonts"] = table_case(

@@ -97,10 +97,10 @@ def _directory(view: memoryview, start: int) -> dict[str, tuple[int, int]]:
     if start + 12 > len(view) or bytes(view[start:start + 4]) not in _SFNT:
         raise MusterError("not a font file Muster can read: not a TrueType or OpenType font", code="bad-font")
     count = _u16(view, start + 4)
-    if count > MAX_TABLES:
-        raise over(f"{count:,} tables", MAX_TABLES)
     if start + 12 + 16 * count > len(view):
         raise damaged("its table directory runs past the end of the file")
+    if count > MAX_TABLES:
+        raise over(f"{count:,} tables", MAX_TABLES)
     tables = {}
     for tag, _, offset, length in struct.iter_unpack(">4sLLL", view[start + 12:start + 12 + 16 * count]):
         name = tag.decode("latin-1")
