@@ -13,6 +13,8 @@ from __future__ import annotations
 import csv
 import shutil
 import json
+import re
+import struct
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import Callable
 
 import yaml
 
+import fontcraft
 from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, LOCATED, TIMEOUT, blank_png, built_or_refused, cell, clean,
                          game_from_spec, images_in, located, make_fifo, mentions, number, outline_titles, output_refused,
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
@@ -803,3 +806,96 @@ def odd_text_case(kind: str) -> Case:
 
 for _kind in ("validate", "export-png", "export-pdf", "export-tts", "export-csv", "export-xlsx", "import"):
     CASES[f"control-characters-through-{_kind}"] = odd_text_case(_kind)
+
+
+# --- game fonts (issue 23, items 1 and 8): checked from their bytes before any parser reads them ----------------
+
+FONT_GAME = {"icons:\n": "fonts:\n  house: {regular: fonts/House.ttf}\nicons:\n"}
+FONT_FACE = ('elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: "{{ card.title }} é à ç", font: house, '
+             'size: 12}\n')
+FONT_LINE = re.compile(r"game\.yaml:\d+:\d+: error: fonts\.house\.regular: 'fonts/House\.ttf': ")
+
+
+def font_case(font: Callable[[], bytes], command: str, limit: bool = False) -> Case:
+    """A game whose font 'house' (used on its cards, 'é' a composite glyph) is `font`: refused at once by
+    `command` in one line at the font's line of game.yaml, and no PDF written."""
+    def prepare(work):
+        game = write_game(work / "tiny", {"fonts/House.ttf": font(), "face.yaml": FONT_FACE}, game=FONT_GAME)
+
+        def check(result):
+            lines = refused(result, "game.yaml", limit=limit)
+            assert [line for line in lines if FONT_LINE.search(line)], result
+            assert not list((work / "out").rglob("*.pdf")), result
+        return (build_args(game, work) if command == "build" else ["validate", game]), check
+    return Case(prepare, HANG)
+
+
+def cmap_case(subtable: Callable[[], bytes], encoding: int = 10) -> Case:
+    """Item 1: a character map that enumerates far more characters than any font has, in a few kilobytes."""
+    return font_case(lambda: fontcraft.patched({"cmap": lambda _: fontcraft.cmap_of(subtable(), 3, encoding)}),
+                     "validate", limit=True)
+
+
+WHOLE_UNICODE = (0, 0x10FFFF, 1)
+CASES["font-cmap-300-groups-of-all-unicode"] = cmap_case(lambda: fontcraft.format_12([WHOLE_UNICODE] * 300))
+CASES["font-cmap-format-13-all-unicode"] = cmap_case(lambda: fontcraft.format_12([WHOLE_UNICODE] * 20, form=13))
+CASES["font-cmap-format-4-overlapping-segments"] = cmap_case(
+    lambda: fontcraft.format_4([(0, 0xFFFE, 0)] * 4000), encoding=1)
+CASES["font-cmap-format-2-full-subheaders"] = cmap_case(lambda: fontcraft.format_2(0xFFFF), encoding=1)
+CASES["font-cmap-200000-groups"] = cmap_case(lambda: fontcraft.format_12([(0x41, 0x41, 36)] * 200_000))
+
+
+def glyphs_case(changes: dict, declared: dict | None = None) -> Case:
+    """Item 8: a glyph count that the tables depending on it do not agree with, found before the build draws."""
+    return font_case(lambda: fontcraft.patched({tag: change() for tag, change in changes.items()}, declared),
+                     "build")
+
+
+CASES["font-glyphs-none"] = glyphs_case({"maxp": lambda: fontcraft.glyph_count(0)})
+CASES["font-glyphs-more-than-hmtx-and-loca-hold"] = glyphs_case({"maxp": lambda: fontcraft.glyph_count(65535)})
+CASES["font-glyphs-fewer-than-cmap-gives"] = glyphs_case(
+    {"maxp": lambda: fontcraft.glyph_count(10), "hhea": lambda: lambda hhea: fontcraft.put(hhea, 34, "H", 10)})
+CASES["font-glyphs-more-metrics-than-glyphs"] = glyphs_case(
+    {"hhea": lambda: lambda hhea: fontcraft.put(hhea, 34, "H", 7000)})
+CASES["font-glyphs-composite-of-a-glyph-past-the-end"] = glyphs_case(
+    {"glyf": lambda: fontcraft.components_of_e_acute_at(60000)})
+CASES["font-glyphs-loca-going-backwards"] = glyphs_case(
+    {"loca": lambda: lambda loca: fontcraft.put(loca, 4 * 100, "L", 0xFFFFFF)})
+CASES["font-glyphs-hmtx-shorter-than-its-glyphs"] = glyphs_case({}, declared={"hmtx": 8})
+CASES["font-glyphs-loca-shorter-than-its-glyphs"] = glyphs_case({}, declared={"loca": 400})
+
+
+def table_case(font: Callable[[], bytes], limit: bool = False) -> Case:
+    """Tables against the file: where the directory says a table is, what it holds, how many there are."""
+    return font_case(font, "build", limit=limit)
+
+
+CASES["font-table-past-the-end-of-the-file"] = table_case(lambda: fontcraft.patched({}, declared={"glyf": 10 ** 8}))
+CASES["font-table-directory-of-65535-tables"] = table_case(
+    lambda: fontcraft.put(fontcraft.base(), 4, "H", 0xFFFF) + bytes(16 * 0xFFFF), limit=True)
+CASES["font-table-cmap-of-65535-character-maps"] = table_case(
+    lambda: fontcraft.patched({"cmap": lambda cmap: fontcraft.put(cmap, 2, "H", 0xFFFF)}), limit=True)
+CASES["font-table-collection-of-a-billion-fonts"] = table_case(
+    lambda: b"ttcf\0\1\0\0" + struct.pack(">LL", 10 ** 9, 16) + fontcraft.base(), limit=True)
+CASES["font-table-head-cut-short"] = table_case(lambda: fontcraft.patched({}, declared={"head": 20}))
+
+
+def outline_case(font: Callable[[], bytes], limit: bool = False) -> Case:
+    """PostScript outlines are read only when a PDF embeds them: the build stops at once, naming the font file."""
+    def prepare(work):
+        game = write_game(work / "tiny", {"fonts/House.otf": font(), "face.yaml": FONT_FACE},
+                          game={"icons:\n": "fonts:\n  house: {regular: fonts/House.otf}\nicons:\n"})
+        return build_args(game, work), lambda result: refused(result, "House.otf", limit=limit)
+    return Case(prepare, HANG)
+
+
+def scribbled_charstrings() -> bytes:
+    data = bytearray(fontcraft.built("House Serif", postscript=True))
+    table = fontcraft.tables(bytes(data))["CFF "]
+    start = bytes(data).index(table)
+    data[start + len(table) - 300:start + len(table) - 10] = b"\x1c\xff\xff" * 96 + b"\x1c\xff"
+    return bytes(data)
+
+
+CASES["font-outlines-subroutines-calling-twice-40-deep"] = outline_case(fontcraft.subroutine_bomb, limit=True)
+CASES["font-outlines-scribbled-charstrings"] = outline_case(scribbled_charstrings)

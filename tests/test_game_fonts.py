@@ -118,6 +118,10 @@ def test_two_games_with_a_family_of_one_name_each_print_their_own(make_game, tmp
     build_game(load_game(first), tmp_path / "again", Options())
     assert (tmp_path / "again" / "first" / "cards-reds.pdf").read_bytes() == \
         (tmp_path / "out" / "first" / "cards-reds.pdf").read_bytes()
+    # its words measured in its own 'house', not the first game's: as a process of its own lays them out
+    assert muster("build", second, "--out", tmp_path / "alone", cwd=tmp_path).code == 0
+    assert (tmp_path / "alone" / "second" / "cards-reds.pdf").read_bytes() == \
+        (tmp_path / "out" / "second" / "cards-reds.pdf").read_bytes()
 
 
 def test_the_bold_and_italic_faces_a_family_lacks_fall_back(make_game):
@@ -188,9 +192,9 @@ def _outside(folder):
 
 BAD_FILES = {
     "corrupt": (lambda folder: _write(folder, "noise.ttf", bytes(range(256)) * 40), "bad-font"),
-    "truncated": (_truncated, "bad-font"),
+    "truncated": (_truncated, "damaged-font"),
     "text": (lambda folder: _write(folder, "notes.ttf", b"these are not the glyphs you seek\n"), "bad-font"),
-    "cff": (lambda folder: _write(folder, "post.otf", b"OTTO" + bytes(2000)), "cff-font"),
+    "tableless-otf": (lambda folder: _write(folder, "post.otf", b"OTTO" + bytes(2000)), "damaged-font"),
     "link": (_link, "not-a-regular-file"),
     "folder": (_folder, "missing-file"),
     "outside": (_outside, "file-outside-game"),
@@ -235,7 +239,7 @@ def test_a_family_named_as_a_bundled_one_replaces_it_in_that_game(make_game, tmp
     assert "DejaVuSansCondensed" in embedded and not any("Serif" in name for name in embedded), embedded
 
 
-@pytest.mark.parametrize("case", ["corrupt", "cff", "link", "outside"])
+@pytest.mark.parametrize("case", ["corrupt", "tableless-otf", "link", "outside"])
 def test_a_build_with_a_bad_font_is_refused_and_leaves_output_alone(make_game, tmp_path, case):
     folder = house_game(make_game)
     assert muster("build", folder, "--out", tmp_path / "out", "--jobs", "1", cwd=tmp_path).code == 0
@@ -259,7 +263,7 @@ def test_the_schema_knows_the_fonts_key_and_game_fonts(tmp_path):
     game = json.loads((tmp_path / "game.schema.json").read_text())
     family = game["properties"]["fonts"]["additionalProperties"]
     assert family["required"] == ["regular"] and set(family["properties"]) == {"regular", "bold", "italic",
-                                                                              "bold_italic"}
+                                                                              "bold_italic", "fallback"}
     font = game["properties"]["rulebook"]["properties"]["font"]["anyOf"]
     assert "serif-bold-italic" in font[0]["enum"]
     assert re.match(font[1]["pattern"], "house-bold") and not re.match(font[1]["pattern"], "House")
@@ -285,7 +289,7 @@ def test_a_bad_font_found_in_the_second_process_writes_nothing(make_game, tmp_pa
     with pytest.raises(GameInvalid) as raised:
         build_forked(folder, tmp_path / "out", Options())
     assert [(f.field, f.code) for f in raised.value.findings if f.severity == "error"] == [
-        ("fonts.house.bold", "cff-font")]
+        ("fonts.house.bold", "damaged-font")]
     assert not (tmp_path / "out" / "tiny").exists()
 
 
@@ -302,3 +306,17 @@ def test_a_display_family_without_bold_stands_in_for_display_bold(make_game, tmp
         embedded = pdf_fonts(tmp_path / "out" / "tiny" / pdf)
         assert any(name.startswith("DejaVuSerifCondensed") for name in embedded), (pdf, embedded)
         assert not any(name.startswith("RobotoCondensed") for name in embedded), (pdf, embedded)  # bundled display
+
+
+def test_the_cover_and_running_heads_are_glyph_checked(make_game):
+    """The game's title (the cover, in the display face, and every running head) and its summary (the cover, in
+    the rulebook's italic) are printed text too: a character their fonts lack is reported at game.yaml's line."""
+    from generator.checking import check_game
+
+    folder = house_game(make_game)
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(
+        "title: Tiny War", "title: Tiny War 東\nsummary: A war ᚠ"))
+    found = [f for f in check_game(load_game(folder)) if f.code == "missing-glyph"]
+    for character, line in (("東", 2), ("ᚠ", 3)):
+        assert [(f.where.path.name, f.where.line) for f in found if character in f.message] == [("game.yaml", line)], \
+            found

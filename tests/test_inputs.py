@@ -189,7 +189,7 @@ def test_a_font_file_that_is_not_a_font_is_named(tmp_path):
     try:
         with pytest.raises(MusterError) as refused:
             fonts.face("broken")
-        assert refused.value.code == "bad-font" and refused.value.where.path == tmp_path / "broken.ttf"
+        assert refused.value.code == "damaged-font" and refused.value.where.path == tmp_path / "broken.ttf"
     finally:
         fonts.use(bundled)
 

@@ -329,7 +329,7 @@ def test_the_cover_shows_the_games_own_cards(tmp_path):
     game = load_game("tank-duel")
     build_game(game, tmp_path, Options(calibration=False))
     cover = page_text(tmp_path / "tank-duel" / "rules.pdf", 0)
-    for deck in (d for d in game.decks.values() if d.component == "cards"):
+    for deck in (d for d in game.decks.values() if d.format.component == "cards"):
         assert deck.cards[0].title in cover.split("Components")[0], deck.id
 
 

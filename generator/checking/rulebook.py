@@ -10,7 +10,7 @@ from urllib.parse import unquote
 from ..core import codes, fonts
 from ..core.errors import Finding, Location, MusterError, has_errors
 from ..core.model import Game
-from ..core.inputs import RULEBOOK, read_bytes
+from ..core.inputs import RULEBOOK, YAML, read_bytes
 from ..core.files import confined
 from ..core.inline import configured
 from ..reading.resources import image_problem
@@ -36,20 +36,32 @@ def rendered_findings(game: Game, rules: RulesText, cards: bool = True) -> list[
     return text + face_findings(game, rules.markdown) + coverage(game, rules.markdown) if cards else text
 
 
-HEADING_FONTS = {"# ": "display-bold", "## ": "display-bold"}  # as rendering/rulebook_pdf.py sets chapters
+HEADING_FONTS = {"# ": fonts.RULEBOOK_DISPLAY, "## ": fonts.RULEBOOK_DISPLAY}  # as rendering/rulebook_pdf.py sets them
 
 
 def glyph_findings(game: Game, text: str) -> list[Finding]:
-    """A warning for each character of the rulebook's rendered `text` that the font it is set in has no glyph for
-    (the rulebook's font; chapter headings the display face), at the first source line that holds it."""
-    missing: dict[str, str] = {}
+    """A warning for each character the rulebook prints in a font that has no glyph for it: the rendered `text`
+    (in the rulebook's font; chapter headings the display face, and in the running heads and the contents too),
+    at the first source line that holds it; the cover and the running heads (the game's title and summary, its
+    decks' and boards' names), at the first line of game.yaml that holds it."""
+    family = fonts.font_book().family_of(game.rulebook.font)
+    printed: list[tuple[str, str, object]] = []  # (text, font, its file)
     for line in text.splitlines():
-        font = next((f for mark, f in HEADING_FONTS.items() if line.startswith(mark)), game.rulebook.font)
+        mark = next((mark for mark in HEADING_FONTS if line.startswith(mark)), None)
+        printed.append((line, HEADING_FONTS[mark] if mark else game.rulebook.font, game.rulebook.path))
+        if mark == "# ":
+            printed += [(line, fonts.RULEBOOK_HEADS, game.rulebook.path), (line, family["bold"], game.rulebook.path)]
+    names = " ".join([deck.name for deck in game.decks.values()] + [board.name for board in game.boards.values()])
+    printed += [(game.title, fonts.RULEBOOK_DISPLAY, game.where.path), (game.title, fonts.RULEBOOK_HEADS,
+                                                                         game.where.path),
+                (game.summary, family["italic"], game.where.path), (names, family["regular"], game.where.path)]
+    missing: dict[str, tuple[str, object]] = {}
+    for line, font, path in printed:
         for character in fonts.missing_glyphs(line, font):
-            missing.setdefault(character, font)
-    return [Finding.of(codes.MISSING_GLYPH, _line_of(game.rulebook.path, character), "rulebook", font=font,
+            missing.setdefault(character, (font, path))
+    return [Finding.of(codes.MISSING_GLYPH, _line_of(path, character), "rulebook", font=font,
                        characters=repr(character))
-            for character, font in missing.items()]
+            for character, (font, path) in missing.items()]
 
 
 def face_findings(game: Game, text: str) -> list[Finding]:
@@ -100,9 +112,9 @@ def image_findings(game: Game, text: str) -> list[Finding]:
 
 
 def _line_of(path, text: str) -> Location:
-    """The place of the first line of the rulebook's source that holds `text`; the whole file when none does (the
-    text came from a template)."""
-    lines = read_bytes(path, RULEBOOK).decode("utf-8", "replace").splitlines()
+    """The place of the first line of the rulebook's source (or game.yaml) that holds `text`; the whole file when
+    none does (the text came from a template)."""
+    lines = read_bytes(path, RULEBOOK if path.suffix == ".md" else YAML).decode("utf-8", "replace").splitlines()
     line = next((number for number, content in enumerate(lines, 1) if text in content), 0)
     return Location(path, line, 1 if line else 0)
 

@@ -13,11 +13,14 @@ from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
+from . import sfnt
 from .errors import Location, MusterError, did_you_mean
 from .inputs import FONT, read_bytes
 
 
 STYLES = ("regular", "bold", "italic", "bold_italic")  # the faces of a family, as fonts.yaml and game.yaml name them
+# the rulebook's own fonts, whatever its body text is set in: chapters, sections and the cover's title; running heads
+RULEBOOK_DISPLAY, RULEBOOK_HEADS = "display-bold", "text"
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,15 @@ class FontBook:
     files: dict[str, Path]
     families: dict[str, dict[str, str]]
     stamps: dict[str, str] = field(default_factory=dict)  # a game font's file size and time: edited, it is read again
+    faces: dict[str, int | str] = field(default_factory=dict)  # the face of a collection, when not the first
+    fallbacks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a family's `fallback:` families
+
+    def chain(self, font: str) -> tuple[str, ...]:
+        """`font`, then the face of the same style of each of its family's fallback families: the fonts a
+        character is printed in, the first that has a glyph for it."""
+        members = self.family_of(font)
+        style = next(style for style, member in members.items() if member == font)
+        return (font, *(self.families[other][style] for other in self.fallbacks.get(self._family(font), ())))
 
     def family_of(self, font: str) -> dict[str, str]:
         """The family a font belongs to, so that markup can switch to its bold or italic face."""
@@ -49,14 +61,17 @@ class FontBook:
         return MusterError(f"unknown font '{font}'{hint}", code="unknown-font")
 
     def _version(self, name: str) -> tuple:
-        return self.files.get(name), self.stamps.get(name)
+        return self.files.get(name), self.stamps.get(name), self.faces.get(name, 0)
 
     def lacking(self, font: str, role: str) -> str | None:
         """The name of `font`'s family when the family has no `role` face (bold, italic) of its own, so that
         markup asking for one prints in the regular face; None when it has one."""
-        name = next((n for n, members in self.families.items() if font in members.values()), font)
         members = self.family_of(font)
-        return name if members[role] == members["regular"] else None
+        return self._family(font) if members[role] == members["regular"] else None
+
+    def _family(self, font: str) -> str:
+        """The name of the family `font` belongs to (its own name when it is in none)."""
+        return next((name for name, members in self.families.items() if font in members.values()), font)
 
 
 _book: FontBook | None = None
@@ -66,6 +81,7 @@ def use(book: FontBook) -> None:
     """Measure and draw with the fonts of `book` from now on. A name whose file differs from the book in use
     before (two games' own fonts of one name, a font file edited between two builds) is read again."""
     global _book
+    _chains.clear()
     versions = {name: book._version(name) for name in book.files}
     if any(_versions.get(name, version) != version for name, version in versions.items()):
         _forget()
@@ -76,8 +92,18 @@ def use(book: FontBook) -> None:
 _versions: dict[str, tuple] = {}  # the file of each font name used so far
 
 
+_measuring: list = []  # the caches of other modules keyed by font name (measured words)
+
+
+def measuring(cache):
+    """Marks an lru_cache keyed by font name, so that it is emptied with the caches here when a font name's file
+    changes (use)."""
+    _measuring.append(cache)
+    return cache
+
+
 def _forget() -> None:
-    for cached in (face, unit_width, cap_height):
+    for cached in (face, unit_width, cap_height, *_measuring):
         cached.cache_clear()
     _adopted.clear()
     _present.clear()
@@ -109,7 +135,7 @@ def face(name: str):
 
 
 def _read(book: FontBook, name: str):
-    return parsed(name, book.files[name], book.stamps.get(name, ""))
+    return parsed(name, book.files[name], book.stamps.get(name, ""), book.faces.get(name, 0))
 
 
 def _pdf_name(book: FontBook, name: str, postscript: bytes) -> bytes:
@@ -123,21 +149,25 @@ def _pdf_name(book: FontBook, name: str, postscript: bytes) -> bytes:
     return postscript + b"-" + name.encode() if postscript in taken else postscript
 
 
-# an OpenType font with PostScript (CFF) outlines begins so; reportlab embeds only TrueType outlines
-_CFF = b"OTTO"
-
-
 @lru_cache(maxsize=None)
-def parsed(name: str, path: Path, stamp: str = ""):
-    """The font file at `path` read as the font `name` (not registered); a MusterError naming the file when it is
-    not a font reportlab can embed. `stamp` tells two versions of one file apart, so this cache is never stale."""
+def parsed(name: str, path: Path, stamp: str = "", face: int | str = 0):
+    """Face `face` (an index or a name; 0 for a file of one font) of the font file at `path` read as the font
+    `name` (not registered); a MusterError naming the file when it is not a font Muster can embed. `stamp` tells
+    two versions of one file apart, so this cache is never stale."""
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
+    from . import outlines
+
     data = read_bytes(path, FONT)
-    if data.startswith(_CFF):
-        raise MusterError("an OpenType font with PostScript (CFF) outlines, which cannot be embedded in the PDF; "
-                          "use a TrueType (.ttf) version of it", Location(path), code="cff-font")
-    handle = io.BytesIO(data)
+    try:
+        index = outlines.face_index(data, face)
+        sfnt.check(data, index)  # before reportlab reads a table: a damaged or hostile font is refused from its bytes
+        readable, postscript = outlines.standalone(data, index)
+    except MusterError as problem:
+        raise MusterError(problem.message, Location(path), code=problem.code) from None
+    except Exception:  # fontTools meets a damaged name table with whatever Python raises
+        raise MusterError("a damaged font: its names cannot be read", Location(path), code="damaged-font") from None
+    handle = io.BytesIO(readable)
     handle.name = str(path)  # what reportlab calls the font file in its messages
     try:
         font = TTFont(name, handle)
@@ -146,6 +176,9 @@ def parsed(name: str, path: Path, stamp: str = ""):
     except Exception:  # reportlab's parser meets a damaged or cut short font with whatever Python raises
         raise MusterError("not a font file Muster can read: damaged or cut short", Location(path),
                           code="bad-font") from None
+    if postscript:
+        font.face.__class__ = outlines.ConvertedFace
+        font.face.outlines = outlines.Outlines(data, index, Location(path))
     font.postscript = font.face.name  # face.name becomes the name it is embedded under (_pdf_name)
     return font
 
@@ -212,3 +245,24 @@ def missing_glyphs(text: str, font: str) -> str:
     missing = {c for c in new if ord(c) > 32 and ord(c) not in cmap}
     present.update(new - missing)
     return "".join(sorted(missing))
+
+
+_chains: dict[str, tuple[str, ...]] = {}  # each font's fallback chain in the book in use
+
+
+def runs(text: str, font: str) -> list[tuple[str, str]]:
+    """`text` cut into runs, each in the first font of `font`'s chain (FontBook.chain) that has a glyph for its
+    characters; a character no font of the chain has stays in `font` (and is reported as missing there)."""
+    chain = _chains.get(font)
+    if chain is None:
+        chain = _chains[font] = font_book().chain(font) if font in font_book().files else (font,)
+    if len(chain) == 1 or not missing_glyphs(text, font):
+        return [(text, font)]
+    result: list[list[str]] = []
+    for character in text:
+        chosen = next((other for other in chain if not missing_glyphs(character, other)), font)
+        if result and result[-1][1] == chosen:
+            result[-1][0] += character
+        else:
+            result.append([character, chosen])
+    return [(run, chosen) for run, chosen in result]

@@ -19,7 +19,7 @@ from ..layout import roles
 from ..layout.spec import ELEMENT_FIELDS, ELEMENTS, KIND, LAYOUT_KEYS, Field
 from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
 from ..reading.spec import (
-    BOARD, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
+    BOARD, CARD, COUNT, DECK, DECK_FILE, FONT_FACE, GAME, ICON, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
     RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
 )
 from ..core.model import Game, Trait, Vocabulary
@@ -122,6 +122,9 @@ KIND_SCHEMAS = {
     "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
     "scalar": lambda key: dict(_SCALAR),
     "file": lambda key: {"type": "string"},
+    "font-file": lambda key: {"anyOf": [{"type": "string"}, _section(FONT_FACE)]},
+    "face": lambda key: {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]},
+    "families": lambda key: dict(_STRINGS),
     "files": lambda key: {**_STRINGS, "minItems": 1},
     "stem": lambda key: {"type": "string", "pattern": _pattern(DECK_ID)},
     "board-size": lambda key: {"type": "string", "anyOf": [{"pattern": SIZE}, {"pattern": TEMPLATE}]},

@@ -35,7 +35,7 @@ def spans(segments: list[Segment], font: str, colour: str, icons: Mapping[str, I
     """Card text's segments (core/inline.py) as spans of one font and colour each: **bold** and *italic* in the
     faces of `font`'s family, added to the emphasis `font` already has."""
     if len(segments) == 1 and segments[0].token.icon is None and not segments[0].bold and not segments[0].italic:
-        return [Span(segments[0].token.text, font, colour)]  # most text: no markup, one span
+        return _fallen_back([Span(segments[0].token.text, font, colour)])  # most text: no markup, one span
     family = fonts.font_book().family_of(font)
     role = next((r for r, member in family.items() if member == font), "regular")
     result: list[Span] = []
@@ -51,6 +51,18 @@ def spans(segments: list[Segment], font: str, colour: str, icons: Mapping[str, I
         bold, italic = segment.bold or "bold" in role, segment.italic or "italic" in role
         face = family["bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"]
         result.append(Span(token.text, face, colour))
+    return _fallen_back(result)
+
+
+def _fallen_back(parts: list[Span]) -> list[Span]:
+    """Each span of text cut where its font has no glyph that a font of its family's fallback has (fonts.runs)."""
+    result: list[Span] = []
+    for span in parts:
+        cut = fonts.runs(span.text, span.font) if span.image is None and span.symbol is None else ()
+        if len(cut) > 1:
+            result += [Span(text, font, span.colour, glued=span.glued and not n) for n, (text, font) in enumerate(cut)]
+        else:
+            result.append(span)
     return result
 
 
@@ -83,6 +95,7 @@ def _word(pieces: list[Piece]) -> Word:
     return Word(tuple(pieces), sum(p.width for p in pieces), fonts.unit_width(" ", pieces[-1].font))
 
 
+@fonts.measuring
 @lru_cache(maxsize=65536)
 def _plain_word(text: str, font: str, colour: str) -> Word:
     """A word in one font and colour: card text repeats its words, so each is measured and built once."""

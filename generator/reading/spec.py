@@ -18,9 +18,9 @@ from typing import Any
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
-    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, FACE_SIZE, FILE, FILES, FONT, FORMULA, FREE, HEX_COLOUR,
-    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR, NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
-    TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
+    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, FACE_OF_FILE, FACE_SIZE, FAMILIES, FILE, FILES, FONT,
+    FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR, NUMBER, PAPER,
+    PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
 )
 
 FORMAT_VERSION = 1
@@ -109,11 +109,20 @@ GAME_CARD = Section("card", (
 ))
 
 FONT_FAMILY = Section("fonts.<name>", (
-    Key("regular", FILE, "The regular face: a TrueType font (.ttf, or .otf with TrueType outlines) in the game folder.",
+    Key("regular", FONT_FILE, "The regular face: a font file in the game folder, TrueType or OpenType (.ttf, .otf, "
+        "with TrueType or PostScript outlines), or a face of a collection (.ttc, .otc) as {file, face}.",
         required=True),
-    Key("bold", FILE, "The bold face (default: the regular one)."),
-    Key("italic", FILE, "The italic face (default: the regular one)."),
-    Key("bold_italic", FILE, "The bold italic face (default: the bold one, else the italic, else the regular)."),
+    Key("bold", FONT_FILE, "The bold face (default: the regular one)."),
+    Key("italic", FONT_FILE, "The italic face (default: the regular one)."),
+    Key("bold_italic", FONT_FILE, "The bold italic face (default: the bold one, else the italic, else the regular)."),
+    Key("fallback", FAMILIES, "Other families (bundled or the game's), in order: a character this family has no "
+        "glyph for prints in the same face of the first that has one."),
+))
+
+FONT_FACE = Section("fonts.<name>.<style>", (
+    Key("file", FILE, "The font file, in the game folder.", required=True),
+    Key("face", FACE_OF_FILE, "Which font of a collection: its index from 0, or a name of it (family, full or "
+        "PostScript name, as \"Noto Sans CJK JP\").", default=0, minimum=0),
 ))
 
 ICON = Section("icons.<name>", (
@@ -331,5 +340,5 @@ DECK_FILE = Section("<deck>.yaml", (
 RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
-SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL,
+SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, FONT_FACE, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL,
             VARIANT, BOARD, GRID, PLACE, TERRAIN, HEXSIDE, RULEBOOK, DECK_FILE, CARD)

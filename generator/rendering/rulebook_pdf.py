@@ -17,9 +17,9 @@ from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
-from reportlab.platypus import (CondPageBreak, Frame, HRFlowable, Indenter, KeepTogether, ListFlowable, ListItem,
-                                NextPageTemplate, PageBreak, PageTemplate, Preformatted, Spacer, TableStyle)
-from reportlab.platypus.doctemplate import ActionFlowable, BaseDocTemplate, LayoutError
+from reportlab.platypus import (CondPageBreak, HRFlowable, KeepTogether, ListFlowable, ListItem, NextPageTemplate,
+                                PageBreak, Preformatted, Spacer, TableStyle)
+from reportlab.platypus.doctemplate import LayoutError
 
 from ..core import fonts
 from ..core.colour import COLOUR
@@ -32,15 +32,12 @@ from .inks import Inks, hex_of
 from .flowables import CardFigure, CardRow, ContentsLine, Paragraph, SplitTable, picture
 from .render import Painter
 from .markup import inline, plain
+from .pages import FRAME_PADDING, GUTTER, TWO_COLUMNS, Pages, in_chapters
 from .vectors import VectorCanvas
 
 PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
 HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
-FRAME_PADDING = 6.0  # points: the frame's padding on each side (platypus's default)
-GUTTER = 6.0 * mm  # between the two columns of an A4 or Letter page
-SHORT_CHAPTER = 1500  # characters of text: a chapter this short never changes the page's template alone
-TWO_COLUMNS = 180.0  # mm: a page at least this wide sets its text in two columns, to keep 45-75 characters a line
 CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column must be wider
 MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
@@ -62,13 +59,13 @@ def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> 
         "cell": style("cell", regular, body - 1.5, (body - 1.5) * 1.25),
         "head": style("head", bold, body - 1.5, (body - 1.5) * 1.25, colour="#ffffff"),
         "code": style("code", regular, body - 1, (body - 1) * 1.3),
-        1: style("h1", "display-bold", body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
+        1: style("h1", fonts.RULEBOOK_DISPLAY, body * 1.9, body * 2.3, spaceBefore=body * 0.8, spaceAfter=body * 0.8,
                  keepWithNext=1),
-        2: style("h2", "display-bold", body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
+        2: style("h2", fonts.RULEBOOK_DISPLAY, body * 1.35, body * 1.7, spaceBefore=body * 0.9, spaceAfter=body * 0.4,
                  keepWithNext=1),
         3: style("h3", bold, body * 1.05, body * 1.4, spaceBefore=body * 0.6, spaceAfter=body * 0.2,
                  keepWithNext=1),
-        "title": style("title", "display-bold", body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
+        "title": style("title", fonts.RULEBOOK_DISPLAY, body * 3.4, body * 3.9, alignment=1, spaceAfter=body * 1.2),
         "subtitle": style("subtitle", italic, body * 1.2, body * 1.6, alignment=1, spaceAfter=body * 2,
                           colour="#5a574f"),
         "toc1": style("toc1", bold, body, body * 1.5),
@@ -104,15 +101,54 @@ def _depth(node) -> int:
     return inner + (node.type in ("bullet_list", "ordered_list"))
 
 
-class Switch(ActionFlowable):
-    """Sets what follows in the frames of another page template from here on: on this page, below what it holds,
-    when there is room (Book.build's Document.handle_switch), else from the next page."""
+def column_needs(rows: list) -> tuple[list[float], list[int]]:
+    """Per column, the width of its longest word with the cell's padding, and how much text it holds."""
+    padding = 13.0  # points: the cell's left and right padding, and a little air
+    columns = max(len(r) for r in rows)
+    floors, amounts = [], []
+    for i in range(columns):
+        cells = [r[i] for r in rows if i < len(r)]
+        texts = [plain(c.text) for c in cells]
+        longest = max((stringWidth(w, c.style.fontName, c.style.fontSize) for c, t in zip(cells, texts)
+                       for w in t.split()), default=0.0)
+        floors.append(longest + padding)
+        amounts.append(max(len(t) for t in texts) + 4)
+    return floors, amounts
 
-    def __init__(self, template: str):
-        super().__init__(("switch", template))
+def column_widths(floors: list[float], amounts: list[int], width: float, where: Location) -> list[float]:
+    """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
+    proportion to how much text each column holds; when the longest words do not fit, every column wider than
+    its padding at least (else the table cannot be typeset: an error at `where`)."""
+    columns = len(floors)
+    if columns * (CELL_PADDING + 1) > width:
+        raise MusterError(f"a table of {columns} columns is wider than the page: at most "
+                          f"{int(width // (CELL_PADDING + 1))} fit", where, code="rulebook-layout")
+    spare = width - sum(floors)
+    if spare <= 0:
+        shared = [width * f / sum(floors) for f in floors]
+        if min(shared) > CELL_PADDING:
+            return shared
+        narrowest = CELL_PADDING + 1
+        return [narrowest + (width - columns * narrowest) * (f - narrowest) / (sum(floors) - columns * narrowest)
+                for f in floors]
+    return [f + spare * a / sum(amounts) for f, a in zip(floors, amounts)]
 
 
-SWITCH_ROOM = 45.0  # mm: the least room left on a page for what follows a change of template to start there
+def kept_together(story: list) -> list:
+    """The blocks of a story with what leads into a block kept with it: a lead-in ("...:"), or the introduction of a
+    short table, kept with what follows; what leads into a table that may split asks for room for itself and a few
+    rows instead (platypus would move what is kept with such a table to the next page whole)."""
+    kept = []
+    for lead, follower in zip(story, story[1:] + [None]):
+        kept.append(lead)
+        if isinstance(follower, SplitTable):
+            lead.keepWithNext = 0
+            if not isinstance(kept[-2] if len(kept) > 1 else None, CondPageBreak):
+                kept.insert(len(kept) - 1, CondPageBreak(HEADING_ROOM[2] * mm))
+        elif isinstance(lead, Paragraph) and not hasattr(lead, "toc") and follower is not None and (
+                plain(lead.text).rstrip().endswith(":") or isinstance(follower, KeepTogether)):
+            lead.keepWithNext = 1
+    return kept
 
 
 class Book:
@@ -180,19 +216,7 @@ class Book:
                 story.append(Preformatted(node.content.rstrip("\n"), self.styles["code"]))
             elif kind == "html_block" and PAGE_BREAK.search(node.content):
                 story.append(PageBreak())
-        kept = []
-        for lead, follower in zip(story, story[1:] + [None]):
-            kept.append(lead)
-            if isinstance(follower, SplitTable):
-                # a table that may split: platypus would move what is kept with it to the next page whole, so
-                # what leads into it asks for room for itself and a few rows instead
-                lead.keepWithNext = 0
-                if not isinstance(kept[-2] if len(kept) > 1 else None, CondPageBreak):
-                    kept.insert(len(kept) - 1, CondPageBreak(HEADING_ROOM[2] * mm))
-            elif isinstance(lead, Paragraph) and not hasattr(lead, "toc") and follower is not None and (
-                    plain(lead.text).rstrip().endswith(":") or isinstance(follower, KeepTogether)):
-                lead.keepWithNext = 1  # a lead-in ("...:"), or the introduction of a short table, stays with it
-        return kept
+        return kept_together(story)
 
     def heading(self, level: int, node):
         level = min(level, 3)
@@ -226,11 +250,11 @@ class Book:
                 style = self.styles["head" if section.type == "thead" else "cell"]
                 rows.append([Paragraph(inline(self.game, cell.children[0]) if cell.children else "", style) for cell in row.children])
                 header_rows += section.type == "thead"
-        floors, amounts = self.column_needs(rows)
+        floors, amounts = column_needs(rows)
         wide = width == self.column_width < self.full_width and sum(floors) > width  # a table at the top level
         width = self.full_width if wide else width
-        table = SplitTable(rows, colWidths=self.column_widths(floors, amounts, width), repeatRows=header_rows,
-                           hAlign="LEFT", page_height=self.page_height)
+        widths = column_widths(floors, amounts, width, Location(self.game.rulebook.path))
+        table = SplitTable(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT", page_height=self.page_height)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), self.paint("#3b3a36")),
             ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [self.paint("#ffffff"), self.paint("#efece4")]),
@@ -245,40 +269,6 @@ class Book:
         kept = KeepTogether([table]) if whole and len(rows) <= SHORT_TABLE else table
         kept.wide = wide
         return kept
-
-    def column_needs(self, rows: list) -> tuple[list[float], list[int]]:
-        """Per column, the width of its longest word with the cell's padding, and how much text it holds."""
-        padding = 13.0  # points: the cell's left and right padding, and a little air
-        columns = max(len(r) for r in rows)
-        floors, amounts = [], []
-        for i in range(columns):
-            cells = [r[i] for r in rows if i < len(r)]
-            texts = [plain(c.text) for c in cells]
-            longest = max((stringWidth(w, c.style.fontName, c.style.fontSize) for c, t in zip(cells, texts)
-                           for w in t.split()), default=0.0)
-            floors.append(longest + padding)
-            amounts.append(max(len(t) for t in texts) + 4)
-        return floors, amounts
-
-    def column_widths(self, floors: list[float], amounts: list[int], width: float) -> list[float]:
-        """Every column at least as wide as its longest word (no word is broken), the rest of the width shared in
-        proportion to how much text each column holds; when the longest words do not fit, every column wider than
-        its padding at least (else the table cannot be typeset)."""
-
-        columns = len(floors)
-        if columns * (CELL_PADDING + 1) > width:
-            raise MusterError(f"a table of {columns} columns is wider than the page: at most "
-                              f"{int(width // (CELL_PADDING + 1))} fit", Location(self.game.rulebook.path),
-                              code="rulebook-layout")
-        spare = width - sum(floors)
-        if spare <= 0:
-            shared = [width * f / sum(floors) for f in floors]
-            if min(shared) > CELL_PADDING:
-                return shared
-            narrowest = CELL_PADDING + 1
-            return [narrowest + (width - columns * narrowest) * (f - narrowest) / (sum(floors) - columns * narrowest)
-                    for f in floors]
-        return [f + spare * a / sum(amounts) for f, a in zip(floors, amounts)]
 
     def example(self, node, width: float):
         box = SplitTable([[self.blocks(node.children, width - 16)]], colWidths=[width], hAlign="LEFT",
@@ -318,44 +308,6 @@ class Book:
 
     # -- the document
 
-    def chapters(self, story: list) -> list:
-        """The story with its page templates chosen chapter by chapter: on a two-column page, a chapter in two
-        columns, or across the page when one of its tables does not fit a column, its text then indented to the
-        measure of a line of about 70 characters while its wide tables span the page."""
-        if self.column_width == self.full_width:
-            return story
-        inset = (self.full_width - 2 * self.column_width - GUTTER) / 2 + self.column_width * 0.22
-        chapters: list[list] = [[]]
-        for flowable in story:
-            if getattr(flowable, "toc", (1,))[0] == 0 and chapters[-1]:
-                ending = chapters[-1]
-                chapters.append([ending.pop()] if isinstance(ending[-1], CondPageBreak) else [])  # the heading's
-            chapters[-1].append(flowable)
-        laid, template = [], "columns"
-        for chapter in chapters:
-            # a short chapter stays in the template in force, rather than leave a page part empty to change it
-            short = sum(len(plain(f.text)) for f in chapter if isinstance(f, Paragraph)) < SHORT_CHAPTER
-            wide = any(getattr(flowable, "wide", False) for flowable in chapter) or (short and template == "wide")
-            if ("wide" if wide else "columns") != template:
-                template = "wide" if wide else "columns"
-                if laid and isinstance(laid[-1], PageBreak):  # the rules' own page break: the change comes with it
-                    laid[-1:] = [NextPageTemplate(template), PageBreak()]
-                else:
-                    laid.append(Switch(template))
-            if not wide:
-                laid += chapter
-                continue
-            indented = False
-            for flowable in chapter:
-                spans = getattr(flowable, "wide", False) or getattr(flowable, "toc", (1,))[0] == 0
-                if spans == indented:
-                    laid.append(Indenter(-inset, -inset) if indented else Indenter(inset, inset))
-                    indented = not indented
-                laid.append(flowable)
-            if indented:
-                laid.append(Indenter(-inset, -inset))
-        return laid
-
     def title_page(self) -> list:
 
         game = self.game
@@ -377,13 +329,12 @@ class Book:
 
         page = (self.paper[0] * mm, self.paper[1] * mm)
         margin = self.margin * mm
-        frame_width = page[0] - 2 * margin
         book = self
         pages = [0]
         found: dict[str, int] = {}  # heading key -> the page it landed on
 
-        class Document(BaseDocTemplate):
-            """The rulebook's pages: bookmarks and contents entries as headings are placed, running heads."""
+        class Document(Pages):
+            """The rulebook's pages: bookmarks and contents entries as headings are placed."""
 
             def afterPage(self):
                 book.page_section = ""
@@ -399,47 +350,6 @@ class Book:
                         book.section = title
                         book.page_section = book.page_section or title
 
-            def handle_switch(self, template: str):
-                """`template`'s frames from here: below the text when the page would otherwise be left less than
-                a third full (a page of one column, or the first of two, less than two thirds down), and has
-                SWITCH_ROOM left; else from the next page."""
-                self.handle_nextPageTemplate(template)
-                frame = self.frame
-                room = frame._y - margin - FRAME_PADDING
-                used = 1 - room / (page[1] - 2 * margin - 2 * FRAME_PADDING)
-                two = frame.id in ("left", "right") or frame.id.startswith("columns")  # the first of two columns
-                sparse = used < (2 / 3 if two else 1 / 3)
-                if getattr(frame, "second", False) or room < SWITCH_ROOM * mm or not sparse:
-                    self.handle_pageBreak()
-                    return
-                top = frame._y - (0 if frame._atTop else 6)
-                width = (frame_width if template == "wide" else self.column_width_of(template))
-                made = [Frame(margin + n * (width + GUTTER), margin, width, top - margin, topPadding=0,
-                              bottomPadding=FRAME_PADDING, id=f"{template}-{n}")
-                        for n in range(1 if template == "wide" else 2)]
-                for made_frame, following in zip(made, made[1:] + [None]):
-                    made_frame._leftExtraIndent = frame._leftExtraIndent
-                    made_frame._rightExtraIndent = frame._rightExtraIndent
-                    made_frame._frameBGs = frame._frameBGs
-                    made_frame.following = following
-                    made_frame.second = made_frame is not made[0]
-                    if following is None:
-                        made_frame.lastFrame = True
-                self.frame = made[0]
-
-            def column_width_of(self, template: str) -> float:
-                return book.column_width
-
-            def handle_frameEnd(self, resume=0):
-                following = getattr(self.frame, "following", None)
-                if following is None:
-                    super().handle_frameEnd(resume)
-                    return
-                self._leftExtraIndent = self.frame._leftExtraIndent
-                self._rightExtraIndent = self.frame._rightExtraIndent
-                self.frame = following
-                self.handle_frameBegin(resume)
-
             def _endBuild(self):
                 # The contents' page numbers are forms drawn before their pages were known: fill them in now,
                 # after the last page and before saving, so that one typesetting pass is enough.
@@ -454,7 +364,7 @@ class Book:
 
         def furniture(canvas, document):
             canvas.saveState()
-            canvas.setFont("text", 7.5)
+            canvas.setFont(fonts.RULEBOOK_HEADS, 7.5)
             canvas.setFillColor(book.paint("#5a574f"))
             top = page[1] - margin * 0.55
             canvas.drawString(margin, top, book.game.title)
@@ -466,22 +376,8 @@ class Book:
             canvas.restoreState()
             count(canvas, document)
 
-        document = Document(target, pagesize=page, leftMargin=margin, rightMargin=margin, topMargin=margin,
-                            bottomMargin=margin, title=f"{self.game.title}: rules", creator="Muster",
-                            invariant=1, initialFontName="text")
-        def frame(x: float, width: float, name: str) -> Frame:
-            return Frame(x, margin, width, page[1] - 2 * margin, id=name, topPadding=FRAME_PADDING,
-                         bottomPadding=FRAME_PADDING)
-
-        across = frame(margin, frame_width, "body")
-        columns = [frame(margin, self.column_width, "left"),
-                   frame(margin + self.column_width + GUTTER, self.column_width, "right")]
-        columns[1].second = True
-        two = self.column_width < self.full_width
-        document.addPageTemplates([PageTemplate("title", [across], onPageEnd=count),
-                                   PageTemplate("content", [across], onPageEnd=furniture),
-                                   PageTemplate("columns", columns if two else [across], onPageEnd=furniture),
-                                   PageTemplate("wide", [across], onPageEnd=furniture)])
+        document = Document(target, page, margin, self.column_width, furniture, count,
+                            title=f"{self.game.title}: rules", creator="Muster")
         parser = configured(MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table"), underscores=True)
         tokens = parser.parse(text)
         if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
@@ -489,7 +385,8 @@ class Book:
                               Location(self.game.rulebook.path), code="rulebook-layout")
         tree = SyntaxTreeNode(tokens)
         self.numbers, self.section, self.page_section = [0, 0, 0], "", ""
-        body = self.chapters(self.blocks(tree.children, self.column_width))
+        body = in_chapters(self.blocks(tree.children, self.column_width), self.column_width, self.full_width,
+                           lambda flowable: len(plain(flowable.text)) if isinstance(flowable, Paragraph) else 0)
         contents = [ContentsLine(*flowable.toc, self.styles[f"toc{flowable.toc[0] + 1}"])
                     for flowable in body if getattr(flowable, "toc", None)]
         story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
