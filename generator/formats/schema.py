@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout.files import CHOICES, COMMON, FIELDS, LAYOUT_KEYS, REQUIRED
-from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
+from ..reading.kinds import COLOUR, DECK_ID, DICE, NAME, YEAR_FROM
 from ..reading.spec import (
     BOARD, BOARD_SHAPES, CARD, COUNT, DECK, DECK_FILE, GAME, ICON, MAX_GRID_LINES, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
     RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
@@ -117,6 +117,7 @@ KIND_SCHEMAS = {
     "paper": lambda key: {"anyOf": [{"enum": list(PAPER_NAMES)}, {"type": "string", "pattern": SIZE}]},
     "colour": lambda key: _ref("colour"),
     "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
+    "dice": lambda key: {"type": "array", "items": {"type": "string", "pattern": DICE.pattern}},
     "scalar": lambda key: dict(_SCALAR),
     "file": lambda key: {"type": "string"},
     "files": lambda key: {**_STRINGS, "minItems": 1},

@@ -14,6 +14,7 @@ cell's centre on the printed map is at the same pixel as in VASSAL's grid (grid_
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from xml.etree import ElementTree
 
@@ -33,16 +34,67 @@ GRIDS = {"square": "VASSAL.build.module.map.boardPicker.board.SquareGrid",
 NUMBERINGS = {"square": "VASSAL.build.module.map.boardPicker.board.mapgrid.SquareGridNumbering",
               "hex": "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering"}
 FLIP_KEY = "70,130"          # Ctrl+F as a NamedKeyStroke (key code 70, modifiers 130), as real modules write keys
-TABLE_GAP = 20               # px between decks on the card table
+DELETE_KEY = "68,130"        # Ctrl+D: a counter deleted (VASSAL's default for Delete)
+DISCARD_KEY = "68,130"       # Ctrl+D: a card to its deck's discard pile (cards have no Delete)
+RETURN_KEY = "82,130"        # Ctrl+R: a card back into its deck
+REPORT_FORMAT = "$PlayerName$: $menuCommand$ $oldPieceName$ ($location$)"
+COUNTER = "Counter"          # the prototype every counter uses
+TABLE = "Table"              # the map, and its one board, every module has
+TABLE_GAP = 20               # px between decks, piles and counter stacks on the table
+MIN_TABLE = (1200, 800)      # px: the smallest table, room to play cards and counters beside the decks
+TABLE_COLOUR = "226,232,222"
+HAND_COLOUR = "214,222,230"
+HAND_CARDS = 8               # cards a hand's window shows side by side
+MAX_PLAYERS = 8              # hands a module gets at most, whatever `players:` says
+XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+GLOBAL_OPTIONS = {"autoReport": "Always", "centerOnMove": "Always", "nonOwnerUnmaskable": "Never",
+                  "playerIdFormat": "$PlayerName$", "promptString": "Opponents can unmask my pieces",
+                  "chatterHTMLSupport": "Never", "hotKeysOnClosedWindows": "Never", "inventoryForAll": "Always"}
+# What Map.build gives a brand-new map, in its order (VASSAL adds GlobalProperties, SelectionHighlighters,
+# HighlightLastMoved and Flare to any map itself), then a Zoomer. Attributes as a module saved by 3.7.9 has them.
+STANDARD_COMPONENTS = (
+    ("ForwardToKeyBuffer", {}), ("Scroller", {}), ("ForwardToChatter", {}), ("MenuDisplayer", {}),
+    ("MapCenterer", {}), ("StackExpander", {}), ("PieceMover", {}), ("KeyBufferer", {}),
+    ("ImageSaver", {"buttonText": "", "hotkey": "", "icon": "/images/camera.gif", "tooltip": "Save Map as PNG image"}),
+    ("CounterDetailViewer", {"version": "4", "delay": "700", "display": "from top-most layer only",
+                             "showgraph": "true", "showtext": "false", "graphicsZoom": "1.0", "zoomlevel": "1.0",
+                             "minDisplayPieces": "0", "showNoStack": "false", "showDeck": "false",
+                             "showNonMovable": "false", "showMoveSelectde": "false", "hotkey": "32,130",
+                             "counterReportFormat": "$PieceName$", "summaryReportFormat": "$LocationName$",
+                             "emptyHexReportForma": "$LocationName$", "fontSize": "9", "bgColor": "255,255,255",
+                             "fgColor": "0,0,0", "borderColor": "0,0,0", "borderWidth": "10"}),
+    ("Zoomer", {"zoomLevels": "0.5,0.75,1.0,1.5,2.0", "zoomStart": "3", "zoomInKey": "61,130",
+                "zoomOutKey": "45,130", "zoomPickKey": "", "inTooltip": "Zoom in", "outTooltip": "Zoom out",
+                "pickTooltip": "Select zoom", "inButtonText": "", "outButtonText": "", "pickButtonText": "",
+                "inIconName": "/images/zoomIn.gif", "outIconName": "/images/zoomOut.gif",
+                "pickIconName": "/images/zoom.png"}),
+)
 
 
 def pixels(mm: float) -> float:
     return mm / MM_PER_INCH * DPI
 
 
-def plain(text: str) -> str:
-    """A name as the trait encoding can carry it unescaped: no ; / \\ tab or comma."""
-    return " ".join(text.replace(";", " ").replace("/", " ").replace("\\", " ").replace(",", " ").split())
+def xml_safe(text: str) -> str:
+    """`text` as XML 1.0 can hold it: every character XML forbids (C0 controls but tab, newline and return; lone
+    surrogates; U+FFFE, U+FFFF) becomes U+FFFD, so that a game's text never makes the module unreadable."""
+    return XML_FORBIDDEN.sub("\ufffd", text)
+
+
+def encoded(values, delimiter: str) -> str:
+    """VASSAL's SequenceEncoder: the values joined by `delimiter`, each delimiter inside a value preceded by a
+    backslash, a value ending in a backslash or wrapped in single quotes wrapped in single quotes (which the
+    decoder strips)."""
+    parts = []
+    for value in values:
+        text = value.replace(delimiter, "\\" + delimiter)
+        parts.append(f"'{text}'" if value.endswith("\\") or (value.startswith("'") and value.endswith("'")) else text)
+    return delimiter.join(parts)
+
+
+def keys(*strokes: str) -> str:
+    """A list of named key strokes as ReportState reads it (NamedKeyStrokeArrayConfigurer: comma-separated)."""
+    return encoded(strokes, ",")
 
 
 def hex_shift(grid) -> int:
@@ -105,20 +157,71 @@ def numbering(grid, board: str) -> dict:
 def flip_layer(back: str) -> str:
     """A Layer (emb2) whose one level is the back image, switched on by Flip (Ctrl+F): the fields of
     Embellishment.myGetType, version 1 (NamedKeyStrokes)."""
-    fields = ["Flip", "130", "F", "", "130", "", "", "130", "", "", "", "1", "false", "0", "0", back, "", "true",
-              "Back", "", "", "false", "", "1", "1", "false", FLIP_KEY, "", "", "Flip to the back"]
-    return "emb2;" + ";".join(fields)
+    return "emb2;" + encoded(["Flip", "130", "F", "", "130", "", "", "130", "", "", "", "1", "false", "0", "0", back,
+                              "", "true", "Back", "", "", "false", "", "1", "1", "false", FLIP_KEY, "", "",
+                              "Flip to the back"], ";")
 
 
 def mask(back: str) -> str:
     """A Mask (obs) showing the back image while the card is face down (Obscurable.myGetType's first fields)."""
-    return f"obs;{FLIP_KEY};{back};Flip;I;?"
+    return "obs;" + encoded([FLIP_KEY, back, "Flip", "I", "?"], ";")
 
 
-def piece_definition(front: str, name: str, gpid: int, outer: str) -> str:
-    """The AddPiece command a slot holds: `+/null/<outer trait>\\tpiece;;;<front>;<name>/<states>`."""
-    state = "-1" if outer.startswith("emb2;") else "null;"
-    return f"+/null/{outer}\tpiece;;;{front};{plain(name)}/{state}\tnull;0;0;{gpid};0"
+def delete() -> str:
+    """Delete (Ctrl+D): Delete.myGetType, command name, key, description."""
+    return "delete;" + encoded(["Delete", DELETE_KEY, ""], ";")
+
+
+def report(*strokes: str) -> str:
+    """Report Action: a line in the chat when one of `strokes` is pressed (ReportState.myGetType: keys, format,
+    cycle keys, cycle formats, description, no suppress)."""
+    return "report;" + encoded([keys(*strokes), REPORT_FORMAT, "", "", "", "false"], ";")
+
+
+def return_to(command: str, key: str, pile: str) -> str:
+    """Return to Deck, to the draw pile named `pile` (ReturnToDeck.myGetType, version 2: command, key, deck id,
+    prompt, description, version, select at game time, the deck's name)."""
+    return "return;" + encoded([command, key, "", "", "", "2", "false", pile], ";")
+
+
+def prototype(name: str) -> str:
+    """Prototype: the traits of the PrototypeDefinition named `name` (UsePrototype.myGetType)."""
+    return "prototype;" + encoded([name], ";")
+
+
+def basic_piece(image: str, name: str) -> str:
+    """The innermost trait, BasicPiece.getType: clone key, delete key, image, name."""
+    return "piece;" + encoded(["", "", image, name], ";")
+
+
+def add_piece(traits: list[tuple[str, str]], basic: str, basic_state: str) -> str:
+    """The AddPiece command a slot or a prototype holds (BasicCommandEncoder): `+/null/<type>/<state>`, type and
+    state each the traits' own, outermost first, nested as Decorator.getType nests them."""
+    piece_type, state = basic, basic_state
+    for trait_type, trait_state in reversed(traits):
+        piece_type, state = encoded([trait_type, piece_type], "\t"), encoded([trait_state, state], "\t")
+    return "+/" + encoded(["null", piece_type, state], "/")
+
+
+def piece_definition(front: str, name: str, gpid: int, traits: list[tuple[str, str]]) -> str:
+    """A slot's piece: `traits` (type, state) outermost first around its BasicPiece showing `front`."""
+    return add_piece(traits, basic_piece(front, name), f"null;0;0;{gpid};0")
+
+
+def sanitised(root: ElementTree.Element) -> ElementTree.Element:
+    """Every attribute and text of the tree made XML-safe (xml_safe), in place."""
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            element.set(name, xml_safe(value))
+        if element.text is not None:
+            element.text = xml_safe(element.text)
+    return root
+
+
+def xml_bytes(root: ElementTree.Element) -> bytes:
+    """The tree as VASSAL writes its files: UTF-8, the declaration, indented, every text XML-safe."""
+    ElementTree.indent(sanitised(root))
+    return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ElementTree.tostring(root, "utf-8") + b"\n"
 
 
 class Module:
@@ -130,94 +233,223 @@ class Module:
                                                  "nextPieceSlotId": "0"})
         ElementTree.SubElement(self.root, "VASSAL.build.module.BasicCommandEncoder")
         self.images: dict[str, bytes] = {}
+        self.named: dict[bytes, str] = {}
         self.gpid = 0
+
+    def image(self, name: str, data: bytes) -> str:
+        """Stores an image as images/<name>; the name of an identical image stored before instead (a deck's
+        shared back is one file)."""
+        known = self.named.setdefault(data, name)
+        if known == name:
+            self.images[name] = data
+        return known
 
     def next_id(self) -> int:
         self.gpid += 1
         self.root.set("nextPieceSlotId", str(self.gpid + 1))
         return self.gpid
 
-    def slot(self, parent, tag: str, name: str, front: str, outer: str, size: tuple[int, int]) -> None:
+    def slot(self, parent, tag: str, name: str, front: str, traits: list[tuple[str, str]],
+             size: tuple[int, int]) -> None:
         gpid = self.next_id()
-        element = ElementTree.SubElement(parent, tag, {"entryName": plain(name), "gpid": str(gpid),
+        element = ElementTree.SubElement(parent, tag, {"entryName": name, "gpid": str(gpid),
                                                        "width": str(size[0]), "height": str(size[1])})
-        element.text = piece_definition(front, name, gpid, outer)
+        element.text = piece_definition(front, name, gpid, traits)
 
 
 def face_images(module: Module, game, deck, laid) -> tuple[list, tuple[int, int]]:
-    """images/<deck>-<nnn>-<id>-front.png and -back.png per distinct card at DPI. Returns (entry, front, back)
-    rows and the pixel size."""
+    """images/<deck>-<nnn>-<id>-front.png and -back.png per distinct card at DPI (a back the same as one stored
+    before is not stored again). Returns (entry, front, back) rows and the pixel size."""
     size = tuple(max(1, exported_pixels(side, DPI)) for side in deck.face_size)
     result = []
     for row, front_png, back_png in card_images(game, deck, laid, size, DPI, LAYOUT_BLEED):
-        front, back = f"{deck.id}-{row.stem}-front.png", f"{deck.id}-{row.stem}-back.png"
-        module.images[front], module.images[back] = front_png, back_png
+        front = module.image(f"{deck.id}-{row.stem}-front.png", front_png)
+        back = module.image(f"{deck.id}-{row.stem}-back.png", back_png)
         result.append((row, front, back))
     return result, size
+
+
+def map_element(parent, tag: str, name: str, attributes: dict | None = None) -> ElementTree.Element:
+    """A Map (or PlayerHand) with what VASSAL gives a brand-new map (Map.build without an element: StackMetrics,
+    then its mouse and keyboard components, the properties, highlighters and Flare) and a Zoomer. A map built from
+    XML gets only the components the XML lists: without these nothing on it can be moved, selected or opened."""
+    element = ElementTree.SubElement(parent, tag, {"mapName": name, "buttonName": name, "allowMultiple": "false",
+                                                   **(attributes or {})})
+    return element
+
+
+def map_components(element: ElementTree.Element) -> None:
+    """The standard components, after the map's BoardPicker, in the order Map.build adds them."""
+    for tag, attributes in STANDARD_COMPONENTS:
+        ElementTree.SubElement(element, "VASSAL.build.module.map." + tag, attributes)
+
+
+def board_picker(element, title: str, boards: list[dict]) -> None:
+    picker = ElementTree.SubElement(element, "VASSAL.build.module.map.BoardPicker", {"title": title,
+                                                                                    "boardPrompt": "Select board"})
+    for attributes in boards:
+        ElementTree.SubElement(picker, BOARD, attributes)
 
 
 def add_boards(module: Module, game) -> None:
     """One map of the game's boards, each a Board of the BoardPicker with its image and grid."""
     if not game.boards:
         return
-    map_element = ElementTree.SubElement(module.root, "VASSAL.build.module.Map",
-                                         {"mapName": "Map", "buttonName": "Map", "allowMultiple": "false"})
-    picker = ElementTree.SubElement(map_element, "VASSAL.build.module.map.BoardPicker",
+    element = map_element(module.root, "VASSAL.build.module.Map", "Map")
+    picker = ElementTree.SubElement(element, "VASSAL.build.module.map.BoardPicker",
                                     {"title": "Choose boards", "boardPrompt": "Select board"})
     for board in game.boards.values():
         data, _ = board_image(game, board, DPI)
-        name = f"board-{board.id}.png"
-        module.images[name] = data
-        element = ElementTree.SubElement(picker, BOARD, {"name": board.name, "image": name, "reversible": "false"})
+        name = module.image(f"board-{board.id}.png", data)
+        board_element = ElementTree.SubElement(picker, BOARD, {"name": board.name, "image": name,
+                                                               "reversible": "false"})
         if board.grid is not None:
-            grid = ElementTree.SubElement(element, GRIDS[board.grid.shape], grid_attributes(board.grid))
+            grid = ElementTree.SubElement(board_element, GRIDS[board.grid.shape], grid_attributes(board.grid))
             ElementTree.SubElement(grid, NUMBERINGS[board.grid.shape],
                                    numbering(board.grid, f"{game.id}: board {board.id}"))
+    map_components(element)
 
 
-def add_decks(module: Module, game, decks, laid, progress=None) -> None:
-    """Counter sets as lists of a piece palette, each counter flipping to its back; card decks as face-down
-    draw piles on a card table of their own, shuffled, each card masked by its back. `progress(decks, label)`
-    reports the decks as they are drawn, as for the other exports."""
+def sides(game) -> list[str]:
+    """A side per player, as many as the most players game.yaml's `players:` names ("2", "2-4"; 2 when it names
+    none): Player 1, Player 2, ..."""
+    numbers = [int(number) for number in re.findall(r"\d{1,3}", str(game.players))]
+    return [f"Player {number}" for number in range(1, min(max(numbers, default=2), MAX_PLAYERS) + 1)]
+
+
+def add_prototypes(module: Module, piles: list) -> None:
+    """What pieces share, once: a counter's Delete and report; each deck's cards' discard, return and report."""
+    container = ElementTree.SubElement(module.root, "VASSAL.build.module.PrototypesContainer")
+    definitions = [(COUNTER, [(delete(), ""), (report(FLIP_KEY), "")])]
+    for deck, _, _ in piles:
+        definitions.append((card_prototype(deck), [
+            (report(FLIP_KEY, DISCARD_KEY, RETURN_KEY), ""),
+            (return_to("Discard", DISCARD_KEY, discard_name(deck)), ""),
+            (return_to(f"Return to {deck.name}", RETURN_KEY, deck.name), "")]))
+    for name, traits in definitions:
+        element = ElementTree.SubElement(container, "VASSAL.build.module.PrototypeDefinition",
+                                         {"name": name, "description": ""})
+        element.text = add_piece(traits, basic_piece("", ""), "null;0;0;;0")
+
+
+def card_prototype(deck) -> str:
+    return f"Card: {deck.name}"
+
+
+def discard_name(deck) -> str:
+    return f"{deck.name} discard"
+
+
+def counter_traits(back: str) -> list[tuple[str, str]]:
+    return [(prototype(COUNTER), ""), (flip_layer(back), "-1")]
+
+
+def draw_faces(module: Module, game, decks, laid, progress=None) -> tuple[list, list]:
+    """Every deck's images drawn: (deck, rows, size) of the counter sets and of the card decks. `progress(decks,
+    label)` reports the decks as they are drawn, as for the other exports."""
     from contextlib import nullcontext
 
-    from PIL import Image
-
-    palette = None
-    piles = []
+    counters, piles = [], []
     with (progress(decks, f"Exporting {game.id}") if progress else nullcontext(decks)) as chosen:
         for deck in chosen:
             rows, size = face_images(module, game, deck, laid[deck.id])
-            if deck.component != "tokens":
-                piles.append((deck, rows, size))
-                continue
-            if palette is None:
-                palette = ElementTree.SubElement(module.root, "VASSAL.build.module.PieceWindow", {"name": "Counters"})
-            group = ElementTree.SubElement(palette, "VASSAL.build.widget.ListWidget", {"entryName": deck.name})
-            for row, front, back in rows:
-                module.slot(group, "VASSAL.build.widget.PieceSlot", row.title or row.id, front, flip_layer(back),
-                            size)
-    if not piles:
+            (counters if deck.component == "tokens" else piles).append((deck, rows, size))
+    return counters, piles
+
+
+def add_palette(module: Module, counters: list) -> None:
+    """Counter sets as lists of a piece palette, each counter flipping to its back."""
+    if not counters:
         return
-    width = sum(size[0] + TABLE_GAP for _, _, size in piles) + TABLE_GAP
-    height = max(size[1] for _, _, size in piles) + 2 * TABLE_GAP
-    buffer = io.BytesIO()
-    Image.new("RGB", (width, height), (226, 232, 222)).save(buffer, format="PNG")
-    module.images["table.png"] = buffer.getvalue()
-    table = ElementTree.SubElement(module.root, "VASSAL.build.module.Map",
-                                   {"mapName": "Cards", "buttonName": "Cards", "allowMultiple": "false"})
-    picker = ElementTree.SubElement(table, "VASSAL.build.module.map.BoardPicker", {"title": "Card table"})
-    ElementTree.SubElement(picker, BOARD, {"name": "Card table", "image": "table.png", "reversible": "false"})
+    palette = ElementTree.SubElement(module.root, "VASSAL.build.module.PieceWindow", {"name": "Counters"})
+    for deck, rows, size in counters:
+        group = ElementTree.SubElement(palette, "VASSAL.build.widget.ListWidget", {"entryName": deck.name})
+        for row, front, back in rows:
+            module.slot(group, "VASSAL.build.widget.PieceSlot", row.title or row.id, front, counter_traits(back), size)
+
+
+def add_table(module: Module, counters: list, piles: list) -> None:
+    """The table every game gets, a plain board: along its top each card deck's draw pile (face down,
+    shuffled, its cards masked by their backs) and its discard pile (face up, reshuffled into the deck on
+    demand); below them room to play cards; below that the counters of the kit, a stack of each counter's
+    copies where the sheet has them."""
+    card_width = max((size[0] for _, _, size in piles), default=0)
+    card_height = max((size[1] for _, _, size in piles), default=0)
+    pile_row = sum(2 * (size[0] + TABLE_GAP) for _, _, size in piles) + TABLE_GAP
+    width = max(pile_row, MIN_TABLE[0])
+    stacks, x, y, line = [], TABLE_GAP, (card_height + 2 * TABLE_GAP) * 3 if piles else TABLE_GAP, 0
+    for deck, rows, size in counters:
+        for row, front, back in rows:
+            if x + size[0] + TABLE_GAP > width and x > TABLE_GAP:
+                x, y, line = TABLE_GAP, y + line + TABLE_GAP, 0
+            stacks.append((row, front, back, size, x + size[0] // 2, y + size[1] // 2))
+            x, line = x + size[0] + TABLE_GAP, max(line, size[1])
+    height = max(y + line + TABLE_GAP, MIN_TABLE[1])
+    table = map_element(module.root, "VASSAL.build.module.Map", TABLE)
+    board_picker(table, "Table", [{"name": TABLE, "width": str(width), "height": str(height),
+                                   "color": TABLE_COLOUR, "reversible": "false"}])
+    map_components(table)
     x = TABLE_GAP
     for deck, rows, size in piles:
+        centre = {"y": str(TABLE_GAP + card_height // 2), "width": str(size[0]), "height": str(size[1])}
         pile = ElementTree.SubElement(table, "VASSAL.build.module.map.DrawPile", {
-            "name": deck.name, "owningBoard": "Card table", "x": str(x + size[0] // 2), "y": str(height // 2),
-            "width": str(size[0]), "height": str(size[1]), "faceDown": "Always", "shuffle": "Always",
-            "draw": "true", "reshufflable": "false", "allowMultiple": "false", "allowSelect": "false"})
+            "name": deck.name, "owningBoard": TABLE, "x": str(x + size[0] // 2), **centre, "faceDown": "Always",
+            "shuffle": "Always", "draw": "true", "reshufflable": "false", "allowMultiple": "true",
+            "allowSelect": "false", "drawFaceUp": "false", "shuffleCommand": "Shuffle"})
+        traits = [(prototype(card_prototype(deck)), "")]
         for row, front, back in rows:
             for _ in range(row.count):
-                module.slot(pile, "VASSAL.build.widget.CardSlot", row.title or row.id, front, mask(back), size)
+                module.slot(pile, "VASSAL.build.widget.CardSlot", row.title or row.id, front,
+                            traits + [(mask(back), "null")], size)
         x += size[0] + TABLE_GAP
+        ElementTree.SubElement(table, "VASSAL.build.module.map.DrawPile", {
+            "name": discard_name(deck), "owningBoard": TABLE, "x": str(x + size[0] // 2), **centre,
+            "faceDown": "Never", "shuffle": "Never", "draw": "true", "reshufflable": "true",
+            "reshuffleCommand": f"Shuffle into {deck.name}", "reshuffleTarget": deck.name,
+            "reshuffleMessage": f"$PlayerName$ shuffles the discards into {deck.name}",
+            "allowMultiple": "true", "allowSelect": "true", "drawFaceUp": "true", "shuffleCommand": ""})
+        x += size[0] + TABLE_GAP
+    for row, front, back, size, cx, cy in stacks:
+        stack = ElementTree.SubElement(table, "VASSAL.build.module.map.SetupStack", {
+            "name": row.title or row.id, "owningBoard": TABLE, "x": str(cx), "y": str(cy),
+            "useGridLocation": "false", "location": ""})
+        for _ in range(row.count):
+            module.slot(stack, "VASSAL.build.widget.PieceSlot", row.title or row.id, front, counter_traits(back),
+                        size)
+
+
+def add_hands(module: Module, sides: list[str], piles: list) -> None:
+    """A hand per side: a PlayerHand only that side can take cards from, which everyone sees (a card drawn from a
+    face-down deck stays masked to all but who drew it)."""
+    if not sides:
+        return
+    width = max(size[0] for _, _, size in piles) * HAND_CARDS + (HAND_CARDS + 1) * TABLE_GAP
+    height = max(size[1] for _, _, size in piles) + 2 * TABLE_GAP
+    for side in sides:
+        hand = map_element(module.root, "VASSAL.build.module.PlayerHand", f"{side} hand",
+                           {"side": side, "visible": "true"})
+        board_picker(hand, "Hand", [{"name": f"{side} hand", "width": str(width), "height": str(height),
+                                     "color": HAND_COLOUR, "reversible": "false"}])
+        map_components(hand)
+
+
+def add_roster(module: Module, sides: list[str]) -> None:
+    """The sides players take (PlayerRoster), before the maps, as a module VASSAL saves has it."""
+    if not sides:
+        return
+    roster = ElementTree.SubElement(module.root, "VASSAL.build.module.PlayerRoster",
+                                    {"buttonText": "Retire", "buttonToolTip": "Let another player take your side"})
+    for side in sides:
+        ElementTree.SubElement(roster, "entry").text = side
+
+
+def add_dice(module: Module, game) -> None:
+    """A toolbar button per kind of roll the game declares (game.yaml `dice:`, "2d6")."""
+    for count, sides in game.dice:
+        ElementTree.SubElement(module.root, "VASSAL.build.module.DiceButton", {
+            "name": f"{count}d{sides}", "text": f"{count}d{sides}", "tooltip": f"Roll {count}d{sides}",
+            "nDice": str(count), "nSides": str(sides), "plus": "0", "addToTotal": "0", "reportTotal": "false",
+            "prompt": "false", "reportFormat": "** $name$ = $result$ *** <$PlayerName$>", "hotkey": "", "icon": ""})
 
 
 def add_rulebook(module: Module, game) -> bytes | None:
@@ -241,21 +473,28 @@ def moduledata(game) -> bytes:
     for tag, value in (("version", "1.0"), ("VassalVersion", VASSAL_VERSION), ("name", game.title),
                        ("description", game.summary or game.title)):
         ElementTree.SubElement(root, tag).text = value
-    return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ElementTree.tostring(root, "utf-8")
+    return xml_bytes(root)
 
 
 def vmod_bytes(game, decks, laid, progress=None) -> tuple[bytes, dict]:
-    """The .vmod's bytes, deterministic (fixed dates, sorted entries), and what it holds."""
+    """The .vmod's bytes, deterministic (fixed dates, sorted entries), and what it holds. The build file's order
+    is VASSAL's: the roster and GlobalOptions before the maps, so that the first map is docked in the main window
+    and shown at New Game; the prototypes before the pieces that use them."""
+    if not decks and not game.boards:
+        raise MusterError(f"{game.id}: no boards or decks to put in a VASSAL module", code="vassal-empty")
     module = Module(game)
     rules = add_rulebook(module, game)
+    counters, piles = draw_faces(module, game, decks, laid, progress)
+    players = sides(game) if piles else []
+    add_roster(module, players)
+    ElementTree.SubElement(module.root, "VASSAL.build.module.GlobalOptions", GLOBAL_OPTIONS)
+    add_prototypes(module, piles)
     add_boards(module, game)
-    add_decks(module, game, decks, laid, progress)
-    if len(module.root) == 1 + (rules is not None):
-        raise MusterError(f"{game.id}: no boards or decks to put in a VASSAL module")
-    ElementTree.indent(module.root)
-    build = (b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
-             + ElementTree.tostring(module.root, "utf-8") + b"\n")
-    files = {"buildFile.xml": build, "moduledata": moduledata(game),
+    add_table(module, counters, piles)
+    add_hands(module, players, piles)
+    add_palette(module, counters)
+    add_dice(module, game)
+    files = {"buildFile.xml": xml_bytes(module.root), "moduledata": moduledata(game),
              **{f"images/{name}": data for name, data in sorted(module.images.items())}}
     if rules is not None:
         files["rules.pdf"] = rules

@@ -19,6 +19,8 @@ from ..core.units import CARD_SIZES, paper_name, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+DICE = re.compile(r"^\s*(\d{1,3})?\s*[dD]\s*(\d{1,4})\s*$")
+MAX_DICE, MAX_SIDES = 20, 1000
 YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
 MAX_SHOWN = 80  # characters of a value a message shows
 
@@ -114,6 +116,24 @@ def _colour(value, key) -> str:
     return value
 
 
+def _dice(value, key) -> tuple[tuple[int, int], ...]:
+    """Kinds of roll as "2d6": (number of dice, sides) each, within MAX_DICE dice of MAX_SIDES sides."""
+    if not isinstance(value, list):
+        raise MusterError(f"expected a list of dice such as [2d6], got {describe(value)}", code="wrong-type")
+    rolls = []
+    for item in value:
+        match = DICE.match(item) if isinstance(item, str) else None
+        if match is None:
+            raise MusterError(f"expected dice such as 2d6 (how many, d, their sides), got {describe(item)}",
+                              code="bad-dice")
+        count, sides = int(match[1] or 1), int(match[2])
+        if not (1 <= count <= MAX_DICE and 2 <= sides <= MAX_SIDES):
+            raise MusterError(f"expected 1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides, got {item!r}",
+                              code="out-of-range")
+        rolls.append((count, sides))
+    return tuple(dict.fromkeys(rolls))
+
+
 def _tokens(value, key) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, (str, int)) for item in value):
         raise MusterError("expected a list of tokens", code="wrong-type")
@@ -148,6 +168,7 @@ FACE_SIZE = Kind("size", "size", _face_size)
 PAPER = Kind("paper", "paper", _paper)
 HEX_COLOUR = Kind("colour", "colour", _colour)
 TOKENS = Kind("tokens", "list of tokens", _tokens)
+DICE_LIST = Kind("dice", "list of dice", _dice)
 SCALAR = Kind("scalar", "number or text")
 FILE = Kind("file", "file")                                          # below the game folder
 FILES = Kind("files", "list of files")
