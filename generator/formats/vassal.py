@@ -40,6 +40,7 @@ RETURN_KEY = "82,130"        # Ctrl+R: a card back into its deck
 REPORT_FORMAT = "$PlayerName$: $menuCommand$ $oldPieceName$ ($location$)"
 COUNTER = "Counter"          # the prototype every counter uses
 TABLE = "Table"              # the map, and its one board, every module has
+DECKS = "Decks"              # the map, and its one board, of a game's card decks
 TABLE_GAP = 20               # px between decks, piles and counter stacks on the table
 MIN_TABLE = (1200, 800)      # px: the smallest table, room to play cards and counters beside the decks
 TABLE_COLOUR = "226,232,222"
@@ -176,6 +177,13 @@ def report(*strokes: str) -> str:
     """Report Action: a line in the chat when one of `strokes` is pressed (ReportState.myGetType: keys, format,
     cycle keys, cycle formats, description, no suppress)."""
     return "report;" + encoded([keys(*strokes), REPORT_FORMAT, "", "", "", "false"], ";")
+
+
+def send_to(command: str, key: str, map_name: str, x: int, y: int) -> str:
+    """Send to Location, to the point (x, y) of the board named as its map (SendToLocation.myGetType: command,
+    key, map, board, x, y, back command, back key, x and y index and offset, description, destination L)."""
+    return "sendto;" + encoded([command, key, map_name, map_name, str(x), str(y), "", "", "0", "0", "1", "1", "",
+                                "L", "", "", "", ""], ";")
 
 
 def return_to(command: str, key: str, pile: str) -> str:
@@ -317,14 +325,16 @@ def sides(game) -> list[str]:
     return [f"Player {number}" for number in range(1, min(max(numbers, default=2), MAX_PLAYERS) + 1)]
 
 
-def add_prototypes(module: Module, piles: list) -> None:
-    """What pieces share, once: a counter's Delete and report; each deck's cards' discard, return and report."""
+def add_prototypes(module: Module, piles: list, spots: dict) -> None:
+    """What pieces share, once: a counter's Delete and report; each deck's cards' discard, return and report.
+    `spots`: the point of each card deck's discard pile on the Decks map, by deck id."""
     container = ElementTree.SubElement(module.root, "VASSAL.build.module.PrototypesContainer")
     definitions = [(COUNTER, [(delete(), ""), (report(FLIP_KEY), "")])]
     for deck, _, _ in piles:
+        x, y = spots[deck.id]
         definitions.append((card_prototype(deck), [
             (report(FLIP_KEY, DISCARD_KEY, RETURN_KEY), ""),
-            (return_to("Discard", DISCARD_KEY, discard_name(deck)), ""),
+            (send_to("Discard", DISCARD_KEY, DECKS, x, y), ";;"),
             (return_to(f"Return to {deck.name}", RETURN_KEY, deck.name), "")]))
     for name, traits in definitions:
         element = ElementTree.SubElement(container, "VASSAL.build.module.PrototypeDefinition",
@@ -334,10 +344,6 @@ def add_prototypes(module: Module, piles: list) -> None:
 
 def card_prototype(deck) -> str:
     return f"Card: {deck.name}"
-
-
-def discard_name(deck) -> str:
-    return f"{deck.name} discard"
 
 
 def counter_traits(back: str) -> list[tuple[str, str]]:
@@ -368,47 +374,32 @@ def add_palette(module: Module, counters: list) -> None:
             module.slot(group, "VASSAL.build.widget.PieceSlot", row.title or row.id, front, counter_traits(back), size)
 
 
+def board_map(module: Module, name: str, size: tuple[int, int], colour: str, tag: str = "VASSAL.build.module.Map",
+              attributes: dict | None = None, image: str = "") -> ElementTree.Element:
+    """A map of one plain board of `size` px (a colour, or an image), with the standard components."""
+    element = map_element(module.root, tag, name, attributes)
+    board = {"name": name, "image": image} if image else {"name": name, "width": str(size[0]),
+                                                             "height": str(size[1]), "color": colour}
+    board_picker(element, name, [{**board, "reversible": "false"}])
+    map_components(element)
+    return element
+
+
 def add_table(module: Module, counters: list, piles: list) -> None:
-    """The table every game gets, a plain board: along its top each card deck's draw pile (face down,
-    shuffled, its cards masked by their backs) and its discard pile (face up, reshuffled into the deck on
-    demand); below them room to play cards; below that the counters of the kit, a stack of each counter's
-    copies where the sheet has them."""
-    card_width = max((size[0] for _, _, size in piles), default=0)
-    card_height = max((size[1] for _, _, size in piles), default=0)
-    pile_row = sum(2 * (size[0] + TABLE_GAP) for _, _, size in piles) + TABLE_GAP
-    width = max(pile_row, MIN_TABLE[0])
-    stacks, x, y, line = [], TABLE_GAP, (card_height + 2 * TABLE_GAP) * 3 if piles else TABLE_GAP, 0
+    """The table every game gets, a plain board with room to play cards and counters on; along its top the
+    counters of the kit, a stack of each counter's copies (as many as its sheet prints). Nothing on it is a deck,
+    so that anything can be put down anywhere."""
+    card = (max((size[0] for _, _, size in piles), default=0), max((size[1] for _, _, size in piles), default=0))
+    width = max(MIN_TABLE[0], HAND_CARDS * (card[0] + TABLE_GAP) + TABLE_GAP)
+    stacks, x, y, line = [], TABLE_GAP, TABLE_GAP, 0
     for deck, rows, size in counters:
         for row, front, back in rows:
             if x + size[0] + TABLE_GAP > width and x > TABLE_GAP:
                 x, y, line = TABLE_GAP, y + line + TABLE_GAP, 0
             stacks.append((row, front, back, size, x + size[0] // 2, y + size[1] // 2))
             x, line = x + size[0] + TABLE_GAP, max(line, size[1])
-    height = max(y + line + TABLE_GAP, MIN_TABLE[1])
-    table = map_element(module.root, "VASSAL.build.module.Map", TABLE)
-    board_picker(table, "Table", [{"name": TABLE, "width": str(width), "height": str(height),
-                                   "color": TABLE_COLOUR, "reversible": "false"}])
-    map_components(table)
-    x = TABLE_GAP
-    for deck, rows, size in piles:
-        centre = {"y": str(TABLE_GAP + card_height // 2), "width": str(size[0]), "height": str(size[1])}
-        pile = ElementTree.SubElement(table, "VASSAL.build.module.map.DrawPile", {
-            "name": deck.name, "owningBoard": TABLE, "x": str(x + size[0] // 2), **centre, "faceDown": "Always",
-            "shuffle": "Always", "draw": "true", "reshufflable": "false", "allowMultiple": "true",
-            "allowSelect": "false", "drawFaceUp": "false", "shuffleCommand": "Shuffle"})
-        traits = [(prototype(card_prototype(deck)), "")]
-        for row, front, back in rows:
-            for _ in range(row.count):
-                module.slot(pile, "VASSAL.build.widget.CardSlot", row.title or row.id, front,
-                            traits + [(mask(back), "null")], size)
-        x += size[0] + TABLE_GAP
-        ElementTree.SubElement(table, "VASSAL.build.module.map.DrawPile", {
-            "name": discard_name(deck), "owningBoard": TABLE, "x": str(x + size[0] // 2), **centre,
-            "faceDown": "Never", "shuffle": "Never", "draw": "true", "reshufflable": "true",
-            "reshuffleCommand": f"Shuffle into {deck.name}", "reshuffleTarget": deck.name,
-            "reshuffleMessage": f"$PlayerName$ shuffles the discards into {deck.name}",
-            "allowMultiple": "true", "allowSelect": "true", "drawFaceUp": "true", "shuffleCommand": ""})
-        x += size[0] + TABLE_GAP
+    height = max(MIN_TABLE[1], y + line + 2 * (card[1] + 2 * TABLE_GAP))
+    table = board_map(module, TABLE, (width, height), TABLE_COLOUR)
     for row, front, back, size, cx, cy in stacks:
         stack = ElementTree.SubElement(table, "VASSAL.build.module.map.SetupStack", {
             "name": row.title or row.id, "owningBoard": TABLE, "x": str(cx), "y": str(cy),
@@ -416,6 +407,53 @@ def add_table(module: Module, counters: list, piles: list) -> None:
         for _ in range(row.count):
             module.slot(stack, "VASSAL.build.widget.PieceSlot", row.title or row.id, front, counter_traits(back),
                         size)
+
+
+def discard_spots(piles: list) -> dict:
+    """Where each deck's draw pile and discard pile lie on the Decks map: the pile's centre x for the deck, the
+    discard's (x, y) beside it, a row along the top."""
+    height = max((size[1] for _, _, size in piles), default=0)
+    spots, x = {}, TABLE_GAP
+    for deck, _, size in piles:
+        spots[deck.id] = (x + size[0] + TABLE_GAP + size[0] // 2, TABLE_GAP + height // 2)
+        x += 2 * (size[0] + TABLE_GAP)
+    return spots
+
+
+def add_decks(module: Module, piles: list, spots: dict) -> None:
+    """The Decks map, for a game of cards: each deck's draw pile (face down, shuffled on every draw, each card
+    masked by its back) and beside it the spot its discards go to (outlined on the board: Discard, Ctrl+D, sends
+    a card there; Return to the deck, Ctrl+R, on the discards shuffles them back in), with room below to draw
+    cards to."""
+    from PIL import Image, ImageDraw
+
+    if not piles:
+        return
+    card_height = max(size[1] for _, _, size in piles)
+    width = max(2 * sum(size[0] + TABLE_GAP for _, _, size in piles) + TABLE_GAP, MIN_TABLE[0])
+    height = 2 * card_height + 4 * TABLE_GAP
+    picture = Image.new("RGB", (width, height), tuple(int(part) for part in TABLE_COLOUR.split(",")))
+    pen = ImageDraw.Draw(picture)
+    for deck, _, size in piles:
+        x, y = spots[deck.id]
+        pen.rectangle((x - size[0] // 2, y - size[1] // 2, x + size[0] // 2, y + size[1] // 2), outline=(90, 96, 88),
+                      width=3)
+    buffer = io.BytesIO()
+    picture.save(buffer, format="PNG")
+    decks = board_map(module, DECKS, (width, height), TABLE_COLOUR, image=module.image("decks.png",
+                                                                                       buffer.getvalue()))
+    for deck, rows, size in piles:
+        x, y = spots[deck.id]
+        pile = ElementTree.SubElement(decks, "VASSAL.build.module.map.DrawPile", {
+            "name": deck.name, "owningBoard": DECKS, "x": str(x - size[0] - TABLE_GAP), "y": str(y),
+            "width": str(size[0]), "height": str(size[1]), "faceDown": "Always", "shuffle": "Always",
+            "draw": "true", "reshufflable": "false", "allowMultiple": "true", "allowSelect": "false",
+            "drawFaceUp": "false", "shuffleCommand": "Shuffle"})
+        traits = [(prototype(card_prototype(deck)), "")]
+        for row, front, back in rows:
+            for _ in range(row.count):
+                module.slot(pile, "VASSAL.build.widget.CardSlot", row.title or row.id, front,
+                            traits + [(mask(back), "null;")], size)
 
 
 def add_hands(module: Module, sides: list[str], piles: list) -> None:
@@ -488,9 +526,11 @@ def vmod_bytes(game, decks, laid, progress=None) -> tuple[bytes, dict]:
     players = sides(game) if piles else []
     add_roster(module, players)
     ElementTree.SubElement(module.root, "VASSAL.build.module.GlobalOptions", GLOBAL_OPTIONS)
-    add_prototypes(module, piles)
+    spots = discard_spots(piles)
+    add_prototypes(module, piles, spots)
     add_boards(module, game)
     add_table(module, counters, piles)
+    add_decks(module, piles, spots)
     add_hands(module, players, piles)
     add_palette(module, counters)
     add_dice(module, game)
