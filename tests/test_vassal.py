@@ -35,15 +35,33 @@ METADATA = "moduledata as VASSAL's AbstractMetaData writes it, seen in several m
 MODULEDATA = {"data": METADATA, "version": METADATA, "VassalVersion": METADATA, "description": METADATA,
               "name": METADATA}
 
+MAP_PARTS = ENGINE + "build/module/Map.java (build: the components of a brand-new map)"
+OPTIONS = ENGINE + "build/module/GlobalOptions.java (attribute keys)"
+PILE = ENGINE + "build/module/map/DrawPile.java (attribute keys)"
+STANDARD = {"VASSAL.build.module.map." + name for name in (
+    "ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer", "StackExpander",
+    "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer", "Zoomer")}
+MAPS = ("VASSAL.build.module.Map", "VASSAL.build.module.PlayerHand")
+
 # Every element with the attributes Muster gives it, and where each was seen.
 NAMES = {
     "VASSAL.build.GameModule": ({"VassalVersion", "name", "version", "description", "nextPieceSlotId"}, MANILA),
     "VASSAL.build.module.BasicCommandEncoder": (set(), MANILA),
     "VASSAL.build.module.Documentation": (set(), MANILA),
     "VASSAL.build.module.documentation.BrowserPDFFile": ({"pdfFile", "title"}, MANILA),
+    "VASSAL.build.module.PlayerRoster": ({"buttonText", "buttonToolTip"}, MANILA),
+    "entry": (set(), MANILA + " (PlayerRoster's sides)"),
+    "VASSAL.build.module.GlobalOptions": (
+        {"autoReport", "centerOnMove", "nonOwnerUnmaskable", "playerIdFormat", "promptString", "chatterHTMLSupport",
+         "hotKeysOnClosedWindows", "inventoryForAll"}, MANILA + "; " + OPTIONS),
+    "VASSAL.build.module.PrototypesContainer": (set(), MANILA),
+    "VASSAL.build.module.PrototypeDefinition": ({"name", "description"}, MANILA),
     "VASSAL.build.module.Map": ({"mapName", "buttonName", "allowMultiple"}, MANILA),
+    "VASSAL.build.module.PlayerHand": ({"mapName", "buttonName", "allowMultiple", "side", "visible"},
+                                       ENGINE + "build/module/PrivateMap.java (SIDE, VISIBLE)"),
     "VASSAL.build.module.map.BoardPicker": ({"title", "boardPrompt"}, MANILA),
-    "VASSAL.build.module.map.boardPicker.Board": ({"name", "image", "reversible"}, MANILA),
+    "VASSAL.build.module.map.boardPicker.Board": ({"name", "image", "reversible", "width", "height", "color"},
+                                                  ENGINE + "build/module/map/boardPicker/Board.java (attribute keys)"),
     "VASSAL.build.module.map.boardPicker.board.SquareGrid": (
         {"x0", "y0", "dx", "dy", "snapTo", "visible", "color"}, SQUARE),
     "VASSAL.build.module.map.boardPicker.board.HexGrid": (
@@ -54,19 +72,71 @@ NAMES = {
     "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering": (
         {"first", "hType", "vType", "hOff", "vOff", "sep", "hLeading", "vLeading", "hDescend", "vDescend",
          "visible", "stagger"}, NUMBERING + "; " + HEX_NUMBERING),
+    **{name: (set(), MAP_PARTS + "; " + MANILA) for name in STANDARD - {
+        "VASSAL.build.module.map.ImageSaver", "VASSAL.build.module.map.CounterDetailViewer",
+        "VASSAL.build.module.map.Zoomer"}},
+    "VASSAL.build.module.map.ImageSaver": ({"buttonText", "hotkey", "icon", "tooltip"}, MANILA),
+    "VASSAL.build.module.map.CounterDetailViewer": (
+        {"version", "delay", "display", "showgraph", "showtext", "graphicsZoom", "zoomlevel", "minDisplayPieces",
+         "showNoStack", "showDeck", "showNonMovable", "showMoveSelectde", "hotkey", "counterReportFormat",
+         "summaryReportFormat", "emptyHexReportForma", "fontSize", "bgColor", "fgColor", "borderColor",
+         "borderWidth"}, MANILA),
+    "VASSAL.build.module.map.Zoomer": (
+        {"zoomLevels", "zoomStart", "zoomInKey", "zoomOutKey", "zoomPickKey", "inTooltip", "outTooltip",
+         "pickTooltip", "inButtonText", "outButtonText", "pickButtonText", "inIconName", "outIconName",
+         "pickIconName"}, MANILA),
     "VASSAL.build.module.map.DrawPile": (
         {"name", "owningBoard", "x", "y", "width", "height", "faceDown", "shuffle", "draw", "reshufflable",
-         "allowMultiple", "allowSelect"}, MANILA),
+         "allowMultiple", "allowSelect", "drawFaceUp", "shuffleCommand"}, MANILA + "; " + PILE),
+    "VASSAL.build.module.map.SetupStack": ({"name", "owningBoard", "x", "y", "useGridLocation", "location"},
+                                           ENGINE + "build/module/map/SetupStack.java (attribute keys)"),
     "VASSAL.build.widget.CardSlot": ({"entryName", "gpid", "width", "height"}, MANILA),
     "VASSAL.build.module.PieceWindow": ({"name"}, FIXTURE),
     "VASSAL.build.widget.ListWidget": ({"entryName"}, FIXTURE),
     "VASSAL.build.widget.PieceSlot": ({"entryName", "gpid", "width", "height"}, FIXTURE),
+    "VASSAL.build.module.DiceButton": (
+        {"name", "text", "tooltip", "nDice", "nSides", "plus", "addToTotal", "reportTotal", "prompt",
+         "reportFormat", "hotkey", "icon"}, ENGINE + "build/module/DiceButton.java (attribute keys)"),
 }
 TRAITS = {  # the trait encodings piece definitions use
-    "piece;": MANILA + " (BasicPiece: piece;;;<image>;<name>)",
-    "emb2;": ENGINE + "counters/Embellishment.java (myGetType, version 1)",
-    "obs;": ENGINE + "counters/Obscurable.java (myGetType)",
+    "piece": MANILA + " (BasicPiece: piece;;;<image>;<name>)",
+    "emb2": ENGINE + "counters/Embellishment.java (myGetType, version 1)",
+    "obs": ENGINE + "counters/Obscurable.java (myGetType)",
+    "prototype": MANILA + " (UsePrototype: prototype;<name>)",
+    "delete": MANILA + " (Delete: delete;Delete;68,130;)",
+    "report": MANILA + "; " + ENGINE + "counters/ReportState.java (mySetType)",
+    "return": ENGINE + "counters/ReturnToDeck.java (myGetType, version 2)",
+    "sendto": ENGINE + "counters/SendToLocation.java (myGetType)",
 }
+
+
+def decoded(text: str, delimiter: str) -> list[str]:
+    """VASSAL's SequenceEncoder.Decoder: a backslash before the delimiter escapes it; a token wrapped in single
+    quotes loses them."""
+    tokens, current, index = [], "", 0
+    while index < len(text):
+        if text[index] == "\\" and index + 1 < len(text) and text[index + 1] == delimiter:
+            current, index = current + delimiter, index + 2
+        elif text[index] == delimiter:
+            tokens.append(current)
+            current, index = "", index + 1
+        else:
+            current, index = current + text[index], index + 1
+    tokens.append(current)
+    return [t[1:-1] if len(t) > 1 and t.startswith("'") and t.endswith("'") else t for t in tokens]
+
+
+def traits_of(definition: str) -> list[str]:
+    """A slot's AddPiece command decoded into its traits' types, outermost first (Decorator nesting)."""
+    command, identifier, piece_type, state = decoded(definition, "/")
+    assert (command, identifier) == ("+", "null")
+    traits = []
+    while True:
+        head, *rest = decoded(piece_type, "\t")
+        traits.append(head)
+        if not rest:
+            return traits
+        piece_type, = rest
 
 
 def export(game, out) -> zipfile.ZipFile:
@@ -130,6 +200,12 @@ def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
     data = ElementTree.fromstring(archive.read("moduledata"))
     assert {element.tag for element in data.iter()} <= set(MODULEDATA)
     gpids = []
+    prototypes = {}
+    for definition in root.iter("VASSAL.build.module.PrototypeDefinition"):
+        traits = traits_of(definition.text)
+        assert {trait[:trait.index(";")] for trait in traits} <= set(TRAITS) and traits[-1] == "piece;;;;"
+        prototypes[definition.get("name")] = traits
+    check_order(root)
     for element in root.iter():
         assert element.tag in NAMES, element.tag
         assert set(element.attrib) <= NAMES[element.tag][0], (element.tag, set(element.attrib) - NAMES[element.tag][0])
@@ -137,12 +213,16 @@ def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
             assert f"images/{element.get('image')}" in names
         if element.tag.endswith("Slot"):
             gpids.append(element.get("gpid"))
-            definition = element.text
-            assert definition.startswith("+/null/") and definition.count("/") == 3
-            traits = definition.split("/")[2].split("\t")
-            assert [trait[:trait.index(";") + 1] for trait in traits] in (["emb2;", "piece;"], ["obs;", "piece;"])
-            front = traits[1].split(";")[3]
-            back = traits[0].split(";")[16] if traits[0].startswith("emb2;") else traits[0].split(";")[2]
+            traits = traits_of(element.text)
+            kinds = [trait[:trait.index(";")] for trait in traits]
+            assert set(kinds) <= set(TRAITS) and kinds[-1] == "piece" and kinds[0] == "prototype", kinds
+            assert kinds[1:] in (["emb2", "piece"], ["obs", "piece"]), kinds
+            assert traits[0][len("prototype;"):] in prototypes
+            basic = decoded(traits[-1][len("piece;"):], ";")
+            assert basic[3] == element.get("entryName")
+            front = basic[2]
+            layer = decoded(traits[1][len(kinds[1]) + 1:], ";")
+            back = layer[15] if kinds[1] == "emb2" else layer[1]
             for image in (front, back):
                 assert f"images/{image}" in names
             with Image.open(io.BytesIO(archive.read(f"images/{front}"))) as picture:
@@ -157,7 +237,28 @@ def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
         else:
             pile = next(e for e in root.iter("VASSAL.build.module.map.DrawPile") if e.get("name") == deck.name)
             assert len(pile) == deck.total and pile.get("faceDown") == "Always" and pile.get("shuffle") == "Always"
+            card = prototypes[f"Card: {deck.name}"]
+            assert [trait[:trait.index(";")] for trait in card] == ["report", "sendto", "return", "piece"]
+            assert decoded(card[2], ";")[-1] == deck.name  # Return to its own deck
     return root
+
+
+def check_order(root) -> None:
+    """What VASSAL needs of the build file's order and parts: the roster and GlobalOptions before the first map
+    (so that it is docked and shown), the prototypes before the maps; every map with the standard components of a
+    brand-new map and a Zoomer, after its BoardPicker; a Table for every game."""
+    tags = [child.tag for child in root]
+    first_map = next(index for index, tag in enumerate(tags) if tag in MAPS)
+    assert tags.index("VASSAL.build.module.GlobalOptions") < first_map
+    assert tags.index("VASSAL.build.module.PrototypesContainer") < first_map
+    if "VASSAL.build.module.PlayerRoster" in tags:
+        assert tags.index("VASSAL.build.module.PlayerRoster") < first_map
+    maps = [child for child in root if child.tag in MAPS]
+    assert "Table" in [element.get("mapName") for element in maps]
+    for element in maps:
+        parts = [child.tag for child in element]
+        assert parts[0] == "VASSAL.build.module.map.BoardPicker" and STANDARD <= set(parts), element.get("mapName")
+        assert parts.index("VASSAL.build.module.map.PieceMover") < parts.index("VASSAL.build.module.map.KeyBufferer")
 
 
 def check_grid(archive: zipfile.ZipFile, root, board) -> None:

@@ -299,6 +299,20 @@ def board_picker(element, title: str, boards: list[dict]) -> None:
         ElementTree.SubElement(picker, BOARD, attributes)
 
 
+def vassal_board_image(game, board) -> bytes:
+    """The board's image at DPI. A board too large to draw is refused with what to do about it: VASSAL's export
+    has no resolution to lower (its pieces and boards share DPI), so the board must be smaller or split."""
+    try:
+        return board_image(game, board, DPI)[0]
+    except MusterError as problem:
+        if problem.code != "raster-too-big":
+            raise
+        raise MusterError(f"board {board.id}: {board.size[0]:g} x {board.size[1]:g} mm is too large for a VASSAL "
+                          f"module, whose boards are drawn at {DPI} dpi ({problem.message.split(' (')[0]}); make "
+                          "it smaller or split it into several boards", problem.where, "size",
+                          "raster-too-big") from None
+
+
 def add_boards(module: Module, game) -> None:
     """One map of the game's boards, each a Board of the BoardPicker with its image and grid."""
     if not game.boards:
@@ -307,7 +321,7 @@ def add_boards(module: Module, game) -> None:
     picker = ElementTree.SubElement(element, "VASSAL.build.module.map.BoardPicker",
                                     {"title": "Choose boards", "boardPrompt": "Select board"})
     for board in game.boards.values():
-        data, _ = board_image(game, board, DPI)
+        data = vassal_board_image(game, board)
         name = module.image(f"board-{board.id}.png", data)
         board_element = ElementTree.SubElement(picker, BOARD, {"name": board.name, "image": name,
                                                                "reversible": "false"})
