@@ -19,7 +19,7 @@ from conftest import REPO, hex_board_game
 from generator.cli.app import export_app
 from generator.core.geometry import HexGrid, cell_centre, cell_label
 from generator.formats.scaffold import new_game
-from generator.formats.vassal import DPI, VASSAL_VERSION, grid_attributes, pixels
+from generator.formats.vassal import DPI, VASSAL_VERSION, grid_attributes, pixels, xml_safe
 from generator.reading.loading import load_game
 
 HEXMAP = REPO / "tests" / "fixtures" / "hexmap"  # 20 x 24 pointy tops, odd rows pushed, numbered 0101
@@ -217,7 +217,7 @@ def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
             kinds = [trait[:trait.index(";")] for trait in traits]
             assert set(kinds) <= set(TRAITS) and kinds[-1] == "piece" and kinds[0] == "prototype", kinds
             assert kinds[1:] in (["emb2", "piece"], ["obs", "piece"]), kinds
-            assert traits[0][len("prototype;"):] in prototypes
+            assert decoded(traits[0][len("prototype;"):], ";")[0] in prototypes
             basic = decoded(traits[-1][len("piece;"):], ";")
             assert basic[3] == element.get("entryName")
             front = basic[2]
@@ -232,14 +232,14 @@ def check_module(archive: zipfile.ZipFile, game) -> ElementTree.Element:
     assert len(gpids) == len(set(gpids)) and int(root.get("nextPieceSlotId")) > max(map(int, gpids or ["0"]))
     for deck in game.decks.values():
         if deck.component == "tokens":
-            group = next(e for e in root.iter("VASSAL.build.widget.ListWidget") if e.get("entryName") == deck.name)
+            group = next(e for e in root.iter("VASSAL.build.widget.ListWidget") if e.get("entryName") == xml_safe(deck.name))
             assert len(group) == len([card for card in deck.cards if card.count > 0])
         else:
-            pile = next(e for e in root.iter("VASSAL.build.module.map.DrawPile") if e.get("name") == deck.name)
+            pile = next(e for e in root.iter("VASSAL.build.module.map.DrawPile") if e.get("name") == xml_safe(deck.name))
             assert len(pile) == deck.total and pile.get("faceDown") == "Always" and pile.get("shuffle") == "Always"
-            card = prototypes[f"Card: {deck.name}"]
+            card = prototypes[f"Card: {xml_safe(deck.name)}"]
             assert [trait[:trait.index(";")] for trait in card] == ["report", "sendto", "return", "piece"]
-            assert decoded(card[2], ";")[-1] == deck.name  # Return to its own deck
+            assert decoded(card[2], ";")[-1] == xml_safe(deck.name)  # Return to its own deck
     return root
 
 
@@ -374,3 +374,47 @@ def test_letter_names_past_z_are_refused(tmp_path):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "board map" in lines[0] and "AA, BB" in lines[0], result.output
     assert not (tmp_path / "out" / "hexmap" / "vassal").exists()
+
+
+CARD = r"\x01A;\\/,\\"  # a card title as YAML escapes it: a control character, ; / , and a closing backslash
+HOSTILE = "A\x00B\x01C\x0b\x1f\ufffe\uffff; / \\ , 'q' end\\"  # NUL, controls, non-characters, VASSAL's delimiters
+
+
+def test_any_text_makes_a_module_every_xml_reader_accepts(make_game, tmp_path):
+    """A title, summary, deck name and card title holding NUL, control characters, U+FFFE/U+FFFF and the piece
+    encoding's own delimiters: the build file and moduledata parse, what XML cannot hold is U+FFFD, and each
+    piece's name decodes back from VASSAL's encoding whole."""
+    folder = make_game()
+    game_yaml = (folder / "game.yaml").read_text()
+    text = HOSTILE.encode("unicode_escape").decode().replace('"', '\\"')
+    game_yaml = game_yaml.replace("title: Tiny War", f'title: "{text}"', 1).replace("name: Red deck", f'name: "{text}"')
+    (folder / "game.yaml").write_text(game_yaml + f'summary: "{text}"\n')
+    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("title: Alpha", f'title: "{CARD}"'))
+    game = load_game(folder)
+    assert game.title == HOSTILE and game.decks["reds"].name == HOSTILE
+    archive = export(folder, tmp_path)
+    for name in ("buildFile.xml", "moduledata"):
+        ElementTree.fromstring(archive.read(name))  # raises on any character XML forbids
+    root = check_module(archive, game)
+    safe = "A\ufffdB\ufffdC\ufffd\ufffd\ufffd\ufffd; / \\ , 'q' end\\"
+    assert root.get("name") == safe and root.get("description") == safe
+    slot = next(e for e in root.iter("VASSAL.build.widget.CardSlot") if e.get("entryName") == "\ufffdA;\\/,\\")
+    assert decoded(traits_of(slot.text)[-1][len("piece;"):], ";")[3] == "\ufffdA;\\/,\\"
+    pile = next(root.iter("VASSAL.build.module.map.DrawPile"))
+    assert pile.get("name") == safe
+    card = next(e for e in root.iter("VASSAL.build.module.PrototypeDefinition") if e.get("name") == f"Card: {safe}")
+    assert decoded(traits_of(card.text)[2], ";")[-1] == safe  # Return to Deck names the deck whole
+
+
+def test_a_board_too_large_is_refused_without_an_option_vassal_lacks(tmp_path):
+    """A board too large for an image at VASSAL's 150 dpi: one located line that says what to do, and no --dpi,
+    which `export vassal` does not have."""
+    folder = tmp_path / "big"
+    shutil.copytree(REPO / "decks" / "europe-1939", folder)
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("size: 257mm x 190mm",
+                                                                                "size: 1500mm x 1500mm"))
+    result = CliRunner().invoke(export_app, ["vassal", str(folder), "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 2
+    line, = result.output.strip().splitlines()
+    assert "game.yaml:" in line and "board mat" in line and "--dpi" not in line and "split" in line, line
+    assert not (tmp_path / "out" / "big" / "vassal").exists()
