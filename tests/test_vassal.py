@@ -418,3 +418,66 @@ def test_a_board_too_large_is_refused_without_an_option_vassal_lacks(tmp_path):
     line, = result.output.strip().splitlines()
     assert "game.yaml:" in line and "board mat" in line and "--dpi" not in line and "split" in line, line
     assert not (tmp_path / "out" / "big" / "vassal").exists()
+
+
+def test_dice_the_rules_roll_are_buttons(make_game, tmp_path):
+    """game.yaml's `dice:` gives a dice button per roll; a game without it gets none; a bad roll is a located
+    finding (bad-dice, out-of-range) and no default."""
+    archive = export(REPO / "decks" / "company-commander", tmp_path)
+    buttons = list(ElementTree.fromstring(archive.read("buildFile.xml")).iter("VASSAL.build.module.DiceButton"))
+    assert [(b.get("nDice"), b.get("nSides")) for b in buttons] == [("1", "6"), ("2", "6")]
+    assert not list(check_module(export(REPO / "decks" / "grid-battle", tmp_path / "g"),
+                                 load_game(REPO / "decks" / "grid-battle")).iter("VASSAL.build.module.DiceButton"))
+    folder = make_game()
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "dice: [2d6, d20, 3x6, 99d6]\n")
+    game = load_game(folder)
+    assert game.dice == ()
+    problem, = [f for f in game.findings if f.field == "dice"]
+    assert problem.code == "bad-dice" and problem.where.line == (folder / "game.yaml").read_text().count("\n")
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("3x6, 99d6", "99d6"))
+    problem, = [f for f in load_game(folder).findings if f.field == "dice"]
+    assert problem.code == "out-of-range"
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(", 99d6", ""))
+    assert load_game(folder).dice == ((2, 6), (1, 20))
+
+
+def test_counters_start_on_the_table_and_every_game_gets_hands_for_its_cards(tmp_path):
+    """The table holds a stack of each counter's copies as its sheet prints them (SetupStack); a game of cards
+    gets a hand per player `players:` names, after the table; a game of counters alone gets neither decks nor
+    hands."""
+    game = load_game(REPO / "decks" / "modern-war")
+    root = check_module(export(REPO / "decks" / "modern-war", tmp_path), game)
+    hands = [e.get("side") for e in root if e.tag == "VASSAL.build.module.PlayerHand"]
+    assert hands == ["Player 1", "Player 2", "Player 3", "Player 4"]  # players: 2-4
+    assert [e.text for e in root.iter("entry")] == hands
+    stacks = list(root.iter("VASSAL.build.module.map.SetupStack"))
+    counters = [card for deck in game.decks.values() if deck.component == "tokens" for card in deck.cards
+                if card.count > 0]
+    assert [len(stack) for stack in stacks] == [card.count for card in counters]
+    assert {stack.get("owningBoard") for stack in stacks} == {"Table"}
+    root = check_module(export(REPO / "decks" / "grid-battle", tmp_path / "g"), load_game(REPO / "decks" / "grid-battle"))
+    assert not list(root.iter("VASSAL.build.module.PlayerHand")) and not list(root.iter("VASSAL.build.module.map.DrawPile"))
+
+
+# VASSAL 3.7.9 itself, driven with the mouse (its README): ../shared/vassal/check beside the checkout or a folder above
+CHECKER = next((folder / "shared" / "vassal" / "check" for folder in REPO.parents
+                if (folder / "shared" / "vassal" / "check").exists()), REPO.parent / "shared" / "vassal" / "check")
+
+
+@pytest.mark.vassal
+@pytest.mark.skipif(not CHECKER.exists(), reason=f"no VASSAL checker at {CHECKER}")
+@pytest.mark.skipif(not (shutil.which("java") and shutil.which("javac") and shutil.which("Xvfb")),
+                    reason="the VASSAL checker needs java, javac and Xvfb")
+def test_vassal_itself_plays_a_small_module(make_game, tmp_path):
+    """The module of a small game of cards and counters, opened in VASSAL 3.7.9: the map shown, the deck drawn
+    from with the mouse, the pieces dragged, selected, right-clicked and flipped; nothing logged."""
+    import os
+    import subprocess
+
+    folder = make_game()
+    archive = export(folder, tmp_path)
+    archive.close()
+    result = subprocess.run([str(CHECKER), str(tmp_path / "tiny" / "vassal" / "tiny.vmod"), "--timeout", "90"],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "VASSAL_CHECK_PIECE_SECONDS": "10"})
+    assert result.stdout.strip().splitlines()[-1] == "VERDICT: playable", result.stdout + result.stderr
