@@ -21,7 +21,8 @@ from xml.etree import ElementTree
 from ..core.errors import MusterError
 from ..core.geometry import HexGrid, number_digits
 from ..core.units import MM_PER, paper_size
-from .exports import board_image, card_images, pixels as exported_pixels
+from ..rendering.raster import png_bytes, rasterise_faces
+from .exports import board_image, entries, pixels as exported_pixels
 
 VASSAL_VERSION = "3.7.9"
 LAYOUT_BLEED = 3.0           # mm the faces are laid out with, so that a piece's edge pixels are fully covered
@@ -232,25 +233,28 @@ def xml_bytes(root: ElementTree.Element) -> bytes:
     return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ElementTree.tostring(root, "utf-8") + b"\n"
 
 
-class Module:
-    """The buildFile's tree, the images, and the next piece id."""
+def entry(name: str) -> zipfile.ZipInfo:
+    """A zip entry of fixed date, so that the same game gives the same bytes."""
+    return zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
 
-    def __init__(self, game):
+
+class Module:
+    """The buildFile's tree, the zip its images are written into as they are drawn, and the next piece id."""
+
+    def __init__(self, game, archive: zipfile.ZipFile):
         self.root = ElementTree.Element(MODULE, {"VassalVersion": VASSAL_VERSION, "name": game.title,
                                                  "version": "1.0", "description": game.summary or game.title,
                                                  "nextPieceSlotId": "0"})
         ElementTree.SubElement(self.root, "VASSAL.build.module.BasicCommandEncoder")
-        self.images: dict[str, bytes] = {}
-        self.named: dict[bytes, str] = {}
+        self.archive = archive
+        self.images = 0
         self.gpid = 0
 
     def image(self, name: str, data: bytes) -> str:
-        """Stores an image as images/<name>; the name of an identical image stored before instead (a deck's
-        shared back is one file)."""
-        known = self.named.setdefault(data, name)
-        if known == name:
-            self.images[name] = data
-        return known
+        """Writes a PNG as images/<name>, stored as it is (PNG is compressed already). Returns the name."""
+        self.archive.writestr(entry(f"images/{name}"), data, zipfile.ZIP_STORED)
+        self.images += 1
+        return name
 
     def next_id(self) -> int:
         self.gpid += 1
@@ -266,15 +270,21 @@ class Module:
 
 
 def face_images(module: Module, game, deck, laid) -> tuple[list, tuple[int, int]]:
-    """images/<deck>-<nnn>-<id>-front.png and -back.png per distinct card at DPI (a back the same as one stored
-    before is not stored again). Returns (entry, front, back) rows and the pixel size."""
+    """images/<deck>-<nnn>-<id>-front.png and -back.png at DPI, cut at the trim, one per distinct face (a back
+    several cards share is written once, named after the first), each written as soon as it is drawn so that a
+    deck's images are never all in memory. Returns (entry, front, back) rows and the pixel size; a card without a
+    back of its own shows its front on both sides."""
     size = tuple(max(1, exported_pixels(side, DPI)) for side in deck.face_size)
-    result = []
-    for row, front_png, back_png in card_images(game, deck, laid, size, DPI, LAYOUT_BLEED):
-        front = module.image(f"{deck.id}-{row.stem}-front.png", front_png)
-        back = module.image(f"{deck.id}-{row.stem}-back.png", back_png)
-        result.append((row, front, back))
-    return result, size
+    rows = entries(deck, laid)
+    names: dict[int, str] = {}
+    for row in rows:
+        names.setdefault(row.front, f"{deck.id}-{row.stem}-front.png")
+    for row in rows:
+        names.setdefault(row.front if row.back is None else row.back, f"{deck.id}-{row.stem}-back.png")
+    for (index, _), image in rasterise_faces(laid.faces, {index: [size] for index in names}, deck.face_size, 0.0,
+                                             LAYOUT_BLEED, f"{game.title}: {deck.name}", deck.where):
+        module.image(names[index], png_bytes(image, DPI))
+    return [(row, names[row.front], names[row.front if row.back is None else row.back]) for row in rows], size
 
 
 def map_element(parent, tag: str, name: str, attributes: dict | None = None) -> ElementTree.Element:
@@ -528,35 +538,33 @@ def moduledata(game) -> bytes:
     return xml_bytes(root)
 
 
-def vmod_bytes(game, decks, laid, progress=None) -> tuple[bytes, dict]:
-    """The .vmod's bytes, deterministic (fixed dates, sorted entries), and what it holds. The build file's order
-    is VASSAL's: the roster and GlobalOptions before the maps, so that the first map is docked in the main window
-    and shown at New Game; the prototypes before the pieces that use them."""
+def write_vmod(game, decks, laid, path, progress=None) -> dict:
+    """Writes the .vmod to `path`, deterministic (fixed dates, entries in drawing order), and returns what it
+    holds. The images go into the zip as they are drawn, the build file last. The build file's order is VASSAL's:
+    the roster and GlobalOptions before the maps, so that the first map is docked in the main window and shown at
+    New Game; the prototypes before the pieces that use them."""
     if not decks and not game.boards:
         raise MusterError(f"{game.id}: no boards or decks to put in a VASSAL module", code="vassal-empty")
-    module = Module(game)
-    rules = add_rulebook(module, game)
-    counters, piles = draw_faces(module, game, decks, laid, progress)
-    players = sides(game) if piles else []
-    add_roster(module, players)
-    ElementTree.SubElement(module.root, "VASSAL.build.module.GlobalOptions", GLOBAL_OPTIONS)
-    spots = discard_spots(piles)
-    add_prototypes(module, piles, spots)
-    add_boards(module, game)
-    add_table(module, counters, piles)
-    add_decks(module, piles, spots)
-    add_hands(module, players, piles)
-    add_palette(module, counters)
-    add_dice(module, game)
-    files = {"buildFile.xml": xml_bytes(module.root), "moduledata": moduledata(game),
-             **{f"images/{name}": data for name, data in sorted(module.images.items())}}
-    if rules is not None:
-        files["rules.pdf"] = rules
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
-    return buffer.getvalue(), {"pieces": module.gpid, "images": len(module.images), "rules": rules is not None}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        module = Module(game, archive)
+        rules = add_rulebook(module, game)
+        counters, piles = draw_faces(module, game, decks, laid, progress)
+        players = sides(game) if piles else []
+        add_roster(module, players)
+        ElementTree.SubElement(module.root, "VASSAL.build.module.GlobalOptions", GLOBAL_OPTIONS)
+        spots = discard_spots(piles)
+        add_prototypes(module, piles, spots)
+        add_boards(module, game)
+        add_table(module, counters, piles)
+        add_decks(module, piles, spots)
+        add_hands(module, players, piles)
+        add_palette(module, counters)
+        add_dice(module, game)
+        if rules is not None:
+            archive.writestr(entry("rules.pdf"), rules)
+        archive.writestr(entry("moduledata"), moduledata(game))
+        archive.writestr(entry("buildFile.xml"), xml_bytes(module.root))
+    return {"pieces": module.gpid, "images": module.images, "rules": rules is not None}
 
 
 def export_vassal(target, deck_ids, variants, out, progress=None) -> str:
@@ -568,12 +576,11 @@ def export_vassal(target, deck_ids, variants, out, progress=None) -> str:
     from .exports import prepare
 
     game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True)
-    data, held = vmod_bytes(game, decks, laid, progress)
     staging = Staging(out, game.id, "vassal")
     try:
         name = f"{game.id}.vmod"
         target_file = staging.path(name)
-        target_file.write_bytes(data)
+        held = write_vmod(game, decks, laid, target_file, progress)
         staging.commit({"game": game.id, "export": "vassal", "muster": __version__, "vassal": VASSAL_VERSION,
                         "dpi": DPI, **held, "files": [{"file": name, "sha256": sha256(target_file)}]})
     finally:
