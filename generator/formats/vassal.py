@@ -1,12 +1,15 @@
-"""The VASSAL module: OUT/<game>/vassal/<game>.vmod, a zip of buildFile.xml, moduledata and images/, holding the
-boards as a map with their grid, the counters as pieces that flip to their backs, the card decks as draw piles,
-and the rulebook under Help.
+"""The VASSAL module: OUT/<game>/vassal/<game>.vmod, a zip of buildFile.xml, moduledata and images/, that a group
+can play: the boards as a map with their grid, a table with the kit's counters in stacks, the card decks as draw
+piles with a discard spot each, a hand per player, a counter palette, the game's dice, the rulebook under Help.
 
 The format followed is VASSAL 3.7's (VASSAL_VERSION, as a real module's buildFile.xml declares it): element names
-are the engine's class names, attribute names its attribute keys. Where each name was seen is in
-tests/test_vassal.py (NAMES). Piece definitions use the engine's trait encoding: `piece;;;<image>;<name>` the
-BasicPiece, `emb2;...` a Layer (Embellishment, fields in the order of its myGetType), `obs;...` a Mask (Obscurable)
-that shows a card's back while it is face down in a deck.
+are the engine's class names, attribute names its attribute keys, in the order VASSAL needs (GlobalOptions before
+the maps, or the first map is never shown). Where each name was seen is in tests/test_vassal.py (NAMES). Piece
+definitions use the engine's trait encoding (each trait's fields joined as its myGetType joins them, traits nested
+as Decorator.getType nests them), every value through `encoded`, VASSAL's SequenceEncoder: `piece;;;<image>;<name>`
+the BasicPiece, `emb2;...` a Layer (Embellishment), `obs;...` a Mask (Obscurable) that shows a card's back while it
+is face down, `prototype;<name>` the traits a PrototypeDefinition holds. Every text reaches the XML through
+`xml_safe`.
 
 Geometry: every picture is drawn at DPI, so a board's pixels and its counters' pixels share one scale, and a grid
 cell's centre on the printed map is at the same pixel as in VASSAL's grid (grid_attributes)."""
@@ -46,6 +49,8 @@ TABLE_GAP = 20               # px between decks, piles and counter stacks on the
 MIN_TABLE = (1200, 800)      # px: the smallest table, room to play cards and counters beside the decks
 TABLE_COLOUR = "226,232,222"
 HAND_COLOUR = "214,222,230"
+LABEL_COLOUR = (90, 96, 88)  # the outline and label of a discard spot on the Decks board
+LABEL_FONT, LABEL_SIZE = "DejaVuSansCondensed-Bold.ttf", 24  # a bundled font: the same pixels everywhere
 HAND_CARDS = 8               # cards a hand's window shows side by side
 MAX_PLAYERS = 8              # hands a module gets at most, whatever `players:` says
 XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -288,16 +293,15 @@ def face_images(module: Module, game, deck, laid) -> tuple[list, tuple[int, int]
 
 
 def map_element(parent, tag: str, name: str, attributes: dict | None = None) -> ElementTree.Element:
-    """A Map (or PlayerHand) with what VASSAL gives a brand-new map (Map.build without an element: StackMetrics,
-    then its mouse and keyboard components, the properties, highlighters and Flare) and a Zoomer. A map built from
-    XML gets only the components the XML lists: without these nothing on it can be moved, selected or opened."""
-    element = ElementTree.SubElement(parent, tag, {"mapName": name, "buttonName": name, "allowMultiple": "false",
-                                                   **(attributes or {})})
-    return element
+    """A Map (or PlayerHand) named `name`, its toolbar button too."""
+    return ElementTree.SubElement(parent, tag, {"mapName": name, "buttonName": name, "allowMultiple": "false",
+                                                **(attributes or {})})
 
 
 def map_components(element: ElementTree.Element) -> None:
-    """The standard components, after the map's BoardPicker, in the order Map.build adds them."""
+    """What VASSAL gives a brand-new map (Map.build without an element), after the map's BoardPicker and in its
+    order, and a Zoomer. A map built from XML gets only the components the XML lists: without these nothing on it
+    can be moved, selected or opened."""
     for tag, attributes in STANDARD_COMPONENTS:
         ElementTree.SubElement(element, "VASSAL.build.module.map." + tag, attributes)
 
@@ -449,7 +453,9 @@ def add_decks(module: Module, piles: list, spots: dict) -> None:
     masked by its back) and beside it the spot its discards go to (outlined on the board: Discard, Ctrl+D, sends
     a card there; Return to the deck, Ctrl+R, on the discards shuffles them back in), with room below to draw
     cards to."""
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw, ImageFont
+
+    from ..core.bundle import fonts_dir
 
     if not piles:
         return
@@ -458,10 +464,12 @@ def add_decks(module: Module, piles: list, spots: dict) -> None:
     height = 2 * card_height + 4 * TABLE_GAP
     picture = Image.new("RGB", (width, height), tuple(int(part) for part in TABLE_COLOUR.split(",")))
     pen = ImageDraw.Draw(picture)
+    font = ImageFont.truetype(str(fonts_dir() / LABEL_FONT), LABEL_SIZE)
     for deck, _, size in piles:
         x, y = spots[deck.id]
-        pen.rectangle((x - size[0] // 2, y - size[1] // 2, x + size[0] // 2, y + size[1] // 2), outline=(90, 96, 88),
+        pen.rectangle((x - size[0] // 2, y - size[1] // 2, x + size[0] // 2, y + size[1] // 2), outline=LABEL_COLOUR,
                       width=3)
+        pen.text((x, y), "Discards", fill=LABEL_COLOUR, font=font, anchor="mm")
     buffer = io.BytesIO()
     picture.save(buffer, format="PNG")
     decks = board_map(module, DECKS, (width, height), TABLE_COLOUR, image=module.image("decks.png",
