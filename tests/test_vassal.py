@@ -19,7 +19,9 @@ from conftest import REPO, hex_board_game
 from generator.cli.app import export_app
 from generator.core.geometry import HexGrid, cell_centre, cell_label
 from generator.formats.scaffold import new_game
-from generator.formats.vassal import DPI, VASSAL_VERSION, grid_attributes, pixels, xml_safe
+from generator.formats.vassal import VASSAL_VERSION
+from generator.formats.vassal_grid import DPI, grid_attributes, pixels
+from generator.formats.vassal_pieces import xml_safe
 from generator.reading.loading import load_game
 
 HEXMAP = REPO / "tests" / "fixtures" / "hexmap"  # 20 x 24 pointy tops, odd rows pushed, numbered 0101

@@ -22,26 +22,23 @@ import zipfile
 from xml.etree import ElementTree
 
 from ..core.errors import MusterError
-from ..core.geometry import HexGrid, number_digits
-from ..core.units import MM_PER, paper_size
+from ..core.units import paper_size
 from ..rendering.raster import png_bytes, rasterise_faces
 from .exports import board_image, entries, pixels as exported_pixels
+from .vassal_grid import DPI, grid_attributes, numbering
+from .vassal_pieces import (
+    DISCARD_KEY, FLIP_KEY, RETURN_KEY, add_piece, basic_piece, delete, flip_layer, mask, piece_definition, prototype,
+    report, return_to, send_to, xml_bytes,
+)
 
 VASSAL_VERSION = "3.7.9"
 LAYOUT_BLEED = 3.0           # mm the faces are laid out with, so that a piece's edge pixels are fully covered
-DPI = 150                    # pixels per inch of every image: boards, counters and cards at their printed size
-MM_PER_INCH = MM_PER["in"]
 MODULE = "VASSAL.build.GameModule"
 BOARD = "VASSAL.build.module.map.boardPicker.Board"
 GRIDS = {"square": "VASSAL.build.module.map.boardPicker.board.SquareGrid",
          "hex": "VASSAL.build.module.map.boardPicker.board.HexGrid"}
 NUMBERINGS = {"square": "VASSAL.build.module.map.boardPicker.board.mapgrid.SquareGridNumbering",
               "hex": "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering"}
-FLIP_KEY = "70,130"          # Ctrl+F as a NamedKeyStroke (key code 70, modifiers 130), as real modules write keys
-DELETE_KEY = "68,130"        # Ctrl+D: a counter deleted (VASSAL's default for Delete)
-DISCARD_KEY = "68,130"       # Ctrl+D: a card to its deck's discard pile (cards have no Delete)
-RETURN_KEY = "82,130"        # Ctrl+R: a card back into its deck
-REPORT_FORMAT = "$PlayerName$: $menuCommand$ $oldPieceName$ ($location$)"
 COUNTER = "Counter"          # the prototype every counter uses
 TABLE = "Table"              # the map, and its one board, every module has
 DECKS = "Decks"              # the map, and its one board, of a game's card decks
@@ -53,7 +50,6 @@ LABEL_COLOUR = (90, 96, 88)  # the outline and label of a discard spot on the De
 LABEL_FONT, LABEL_SIZE = "DejaVuSansCondensed-Bold.ttf", 24  # a bundled font: the same pixels everywhere
 HAND_CARDS = 8               # cards a hand's window shows side by side
 MAX_PLAYERS = 8              # hands a module gets at most, whatever `players:` says
-XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 GLOBAL_OPTIONS = {"autoReport": "Always", "centerOnMove": "Always", "nonOwnerUnmaskable": "Never",
                   "playerIdFormat": "$PlayerName$", "promptString": "Opponents can unmask my pieces",
                   "chatterHTMLSupport": "Never", "hotKeysOnClosedWindows": "Never", "inventoryForAll": "Always"}
@@ -76,166 +72,6 @@ STANDARD_COMPONENTS = (
                 "inIconName": "/images/zoomIn.gif", "outIconName": "/images/zoomOut.gif",
                 "pickIconName": "/images/zoom.png"}),
 )
-
-
-def pixels(mm: float) -> float:
-    return mm / MM_PER_INCH * DPI
-
-
-def xml_safe(text: str) -> str:
-    """`text` as XML 1.0 can hold it: every character XML forbids (C0 controls but tab, newline and return; lone
-    surrogates; U+FFFE, U+FFFF) becomes U+FFFD, so that a game's text never makes the module unreadable."""
-    return XML_FORBIDDEN.sub("\ufffd", text)
-
-
-def encoded(values, delimiter: str) -> str:
-    """VASSAL's SequenceEncoder: the values joined by `delimiter`, each delimiter inside a value preceded by a
-    backslash, a value ending in a backslash or wrapped in single quotes wrapped in single quotes (which the
-    decoder strips)."""
-    parts = []
-    for value in values:
-        text = value.replace(delimiter, "\\" + delimiter)
-        parts.append(f"'{text}'" if value.endswith("\\") or (value.startswith("'") and value.endswith("'")) else text)
-    return delimiter.join(parts)
-
-
-def keys(*strokes: str) -> str:
-    """A list of named key strokes as ReportState reads it (NamedKeyStrokeArrayConfigurer: comma-separated)."""
-    return encoded(strokes, ",")
-
-
-def hex_shift(grid) -> int:
-    """1 when VASSAL's grid starts a line before the first: VASSAL pushes only the lines of odd index (odd columns
-    lower; sideways, odd rows further right), so an even offset is an odd one counted from line -1."""
-    return 1 if grid.offset == "even" else 0
-
-
-def grid_attributes(grid) -> dict:
-    """VASSAL's grid for a board grid, in pixels at DPI. The origin (x0, y0) is the centre of VASSAL's cell 0: a
-    square grid's first cell, cells dx x dy. A hex grid has lines dx apart of hexes dy across, its odd lines dy/2
-    along (HexGrid.hexY); flat tops are columns (sideways false), pointy tops rows (sideways true: VASSAL swaps x
-    and y, the origin's and every point's, HexGrid.rotateIfSideways)."""
-    if grid.shape == "square":
-        step = pixels(grid.cell)
-        origin = (pixels(grid.margin + grid.cell / 2), pixels(grid.margin + grid.cell / 2))
-        spacing = (step, step)
-    else:
-        hexes = HexGrid(grid.cell, grid.orientation, grid.offset, grid.margin, grid.margin)
-        sideways = grid.orientation == "pointy"
-        x, y = hexes.centre(0, -hex_shift(grid)) if sideways else hexes.centre(-hex_shift(grid), 0)
-        origin = (pixels(y), pixels(x)) if sideways else (pixels(x), pixels(y))
-        spacing = (pixels(1.5 * hexes.radius), pixels(grid.cell))
-    attributes = {"x0": str(round(origin[0])), "y0": str(round(origin[1])),
-                  "dx": f"{spacing[0]:.4f}", "dy": f"{spacing[1]:.4f}",
-                  "snapTo": "true", "visible": "false", "color": "0,0,0"}
-    if grid.shape == "hex":
-        attributes["sideways"] = "true" if sideways else "false"
-    return attributes
-
-
-def numbering(grid, board: str) -> dict:
-    """Cells named as Muster names them (RegularGridNumbering.getName): column letters from A then the row from 1
-    ("C4"), or column then row zero-padded ("0304": hLeading/vLeading are the zeros a number may get). VASSAL's
-    h keys number its columns, v keys its rows; sideways, its columns are the map's rows, so the map's columns
-    take the v keys and come first with first="V". No stagger: VASSAL numbers a hex by its line, as Muster does."""
-    if grid.numbering == "letter" and grid.columns > 26:
-        raise MusterError(f"{board}: VASSAL names the columns after Z AA, BB, ..., the map AA, AB; use numbering "
-                          f"\"0101\" for a grid of {grid.columns} columns",
-                          code="vassal-numbering")
-    sideways = grid.shape == "hex" and grid.orientation == "pointy"
-    shift = hex_shift(grid) if grid.shape == "hex" else 0
-    column_shift, row_shift = (0, shift) if sideways else (shift, 0)
-    if grid.numbering == "letter":
-        kinds, offsets, zeros = ("A", "N"), (-column_shift, 1 - row_shift), (0, 0)
-    else:
-        kinds, offsets = ("N", "N"), (1 - column_shift, 1 - row_shift)
-        zeros = tuple(number_digits(count) - 1 for count in (grid.columns, grid.rows))
-    keys = dict(zip(("column", "row"), ("v", "h") if sideways else ("h", "v")))
-    by_axis = {keys[line]: values for line, values in zip(("column", "row"), zip(kinds, offsets, zeros))}
-    attributes = {"first": "V" if sideways else "H", "hType": by_axis["h"][0], "vType": by_axis["v"][0],
-                  "hOff": str(by_axis["h"][1]), "vOff": str(by_axis["v"][1]), "sep": "",
-                  "hLeading": str(by_axis["h"][2]), "vLeading": str(by_axis["v"][2]), "hDescend": "false",
-                  "vDescend": "false", "visible": "false"}
-    if grid.shape == "hex":
-        attributes["stagger"] = "false"
-    return attributes
-
-
-def flip_layer(back: str) -> str:
-    """A Layer (emb2) whose one level is the back image, switched on by Flip (Ctrl+F): the fields of
-    Embellishment.myGetType, version 1 (NamedKeyStrokes)."""
-    return "emb2;" + encoded(["Flip", "130", "F", "", "130", "", "", "130", "", "", "", "1", "false", "0", "0", back,
-                              "", "true", "Back", "", "", "false", "", "1", "1", "false", FLIP_KEY, "", "",
-                              "Flip to the back"], ";")
-
-
-def mask(back: str) -> str:
-    """A Mask (obs) showing the back image while the card is face down (Obscurable.myGetType's first fields)."""
-    return "obs;" + encoded([FLIP_KEY, back, "Flip", "I", "?"], ";")
-
-
-def delete() -> str:
-    """Delete (Ctrl+D): Delete.myGetType, command name, key, description."""
-    return "delete;" + encoded(["Delete", DELETE_KEY, ""], ";")
-
-
-def report(*strokes: str) -> str:
-    """Report Action: a line in the chat when one of `strokes` is pressed (ReportState.myGetType: keys, format,
-    cycle keys, cycle formats, description, no suppress)."""
-    return "report;" + encoded([keys(*strokes), REPORT_FORMAT, "", "", "", "false"], ";")
-
-
-def send_to(command: str, key: str, map_name: str, x: int, y: int) -> str:
-    """Send to Location, to the point (x, y) of the board named as its map (SendToLocation.myGetType: command,
-    key, map, board, x, y, back command, back key, x and y index and offset, description, destination L)."""
-    return "sendto;" + encoded([command, key, map_name, map_name, str(x), str(y), "", "", "0", "0", "1", "1", "",
-                                "L", "", "", "", ""], ";")
-
-
-def return_to(command: str, key: str, pile: str) -> str:
-    """Return to Deck, to the draw pile named `pile` (ReturnToDeck.myGetType, version 2: command, key, deck id,
-    prompt, description, version, select at game time, the deck's name)."""
-    return "return;" + encoded([command, key, "", "", "", "2", "false", pile], ";")
-
-
-def prototype(name: str) -> str:
-    """Prototype: the traits of the PrototypeDefinition named `name` (UsePrototype.myGetType)."""
-    return "prototype;" + encoded([name], ";")
-
-
-def basic_piece(image: str, name: str) -> str:
-    """The innermost trait, BasicPiece.getType: clone key, delete key, image, name."""
-    return "piece;" + encoded(["", "", image, name], ";")
-
-
-def add_piece(traits: list[tuple[str, str]], basic: str, basic_state: str) -> str:
-    """The AddPiece command a slot or a prototype holds (BasicCommandEncoder): `+/null/<type>/<state>`, type and
-    state each the traits' own, outermost first, nested as Decorator.getType nests them."""
-    piece_type, state = basic, basic_state
-    for trait_type, trait_state in reversed(traits):
-        piece_type, state = encoded([trait_type, piece_type], "\t"), encoded([trait_state, state], "\t")
-    return "+/" + encoded(["null", piece_type, state], "/")
-
-
-def piece_definition(front: str, name: str, gpid: int, traits: list[tuple[str, str]]) -> str:
-    """A slot's piece: `traits` (type, state) outermost first around its BasicPiece showing `front`."""
-    return add_piece(traits, basic_piece(front, name), f"null;0;0;{gpid};0")
-
-
-def sanitised(root: ElementTree.Element) -> ElementTree.Element:
-    """Every attribute and text of the tree made XML-safe (xml_safe), in place."""
-    for element in root.iter():
-        for name, value in element.attrib.items():
-            element.set(name, xml_safe(value))
-        if element.text is not None:
-            element.text = xml_safe(element.text)
-    return root
-
-
-def xml_bytes(root: ElementTree.Element) -> bytes:
-    """The tree as VASSAL writes its files: UTF-8, the declaration, indented, every text XML-safe."""
-    ElementTree.indent(sanitised(root))
-    return b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ElementTree.tostring(root, "utf-8") + b"\n"
 
 
 def entry(name: str) -> zipfile.ZipInfo:
