@@ -26,6 +26,9 @@ KB = "Berserk-Games/Tabletop-Simulator-Knowledge-Base"
 SAVE_FORMAT = f"{KB} docs/custom-content/save-file-format.md (SaveState, ObjectState, TransformState classes)"
 REAL_SAVE = "w1nterl0ng/swd-converter data/upgrades.js (cards saved by TTS, each with its CustomDeck)"
 DECK_TEMPLATE = "ZONT3/tts-deck-generator tts_deckgen/save_data.py (a DeckCustom and its Card copied from a save)"
+SAVED = ("objects as TTS saves them, copied whole into public exporters' templates (a DeckCustom and its Cards "
+         "with GMNotes, AltLookAngle, LayoutGroupSortIndex, Value, IgnoreFoW, MeasureMovement, DragSelectable, "
+         "GridProjection, HideWhenFaceDown, Hands; a deck false for Hands, its cards true)")
 TILE_DATA = "typed-tabletop-simulator TileData (Custom_Tile: CustomImage, CustomTile Type 0-3, Thickness, Stackable, Stretch)"
 
 # Every field name the saved object uses, with where it was seen.
@@ -46,6 +49,9 @@ FIELDS = {
     "CustomImage": SAVE_FORMAT, "ImageURL": SAVE_FORMAT, "WidthScale": SAVE_FORMAT,
     "ImageSecondaryURL": TILE_DATA, "CustomTile": TILE_DATA, "Thickness": TILE_DATA, "Stackable": TILE_DATA,
     "Stretch": TILE_DATA,
+    "GMNotes": SAVED, "AltLookAngle": SAVED, "x": SAVED, "y": SAVED, "z": SAVED, "LayoutGroupSortIndex": SAVED,
+    "Value": SAVED, "IgnoreFoW": SAVED, "MeasureMovement": SAVED, "DragSelectable": SAVED, "GridProjection": SAVED,
+    "HideWhenFaceDown": SAVED, "Hands": SAVED,
 }
 NAMES = {"Bag": SAVE_FORMAT, "Card": SAVE_FORMAT, "Deck": SAVE_FORMAT, "DeckCustom": SAVE_FORMAT,
          "Custom_Tile": TILE_DATA}
@@ -234,3 +240,63 @@ def test_tts_export_holds_a_sheet_not_the_deck(tmp_path):
     many = peak_rss_of_export(tmp_path / "many", tmp_path / "out")
     card = 248 * 347 * 3 / 1024  # KiB of one card's pixels at 100 dpi
     assert many - few < 80 * card, (few, many)
+
+
+# A deck of one sheet as TTS itself saves it (fields and values of objects TTS saved, SAVED): a 1 x 1 sheet, tags,
+# and fields Muster never writes.
+TTS_SAVE = {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "VersionNumber": "v13.2.2", "TabStates": {},
+            "ObjectStates": [{
+                "GUID": "f7c5d6", "Name": "Bag", "Transform": {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0,
+                                                                 "rotY": 180.0, "rotZ": 0.0, "scaleX": 1.0,
+                                                                 "scaleY": 1.0, "scaleZ": 1.0},
+                "Nickname": "", "Description": "", "GMNotes": "", "AltLookAngle": {"x": 0.0, "y": 0.0, "z": 0.0},
+                "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}, "Tags": ["map"],
+                "LayoutGroupSortIndex": 0, "Value": 0, "Locked": False, "Grid": True, "Snap": True,
+                "IgnoreFoW": False, "MeasureMovement": False, "DragSelectable": True, "Autoraise": True,
+                "Sticky": True, "Tooltip": True, "GridProjection": False, "HideWhenFaceDown": True, "Hands": False,
+                "MaterialIndex": -1, "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+                "ContainedObjects": [{
+                    "GUID": "748460", "Name": "Card", "Transform": {"posX": 0.0, "posY": 1.0, "posZ": 0.0,
+                                                                    "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+                                                                    "scaleX": 1.5, "scaleY": 1.0, "scaleZ": 1.5},
+                    "Nickname": "Power", "Description": "", "GMNotes": "", "Memo": "15",
+                    "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}, "Locked": False,
+                    "Grid": True, "Snap": True, "IgnoreFoW": False, "MeasureMovement": False, "DragSelectable": True,
+                    "Autoraise": True, "Sticky": True, "Tooltip": True, "GridProjection": False,
+                    "HideWhenFaceDown": True, "Hands": True, "CardID": 100, "SidewaysCard": False,
+                    "CustomDeck": {"1": {"FaceURL": "https://example.org/face.png",
+                                         "BackURL": "https://example.org/back.png", "NumWidth": 1, "NumHeight": 1,
+                                         "BackIsHidden": True, "UniqueBack": False, "Type": 0}},
+                    "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "States": {}}]}]}
+
+
+def test_the_schema_takes_what_tts_saves_and_muster_writes_the_keys_tts_writes(tmp_path):
+    """The schema describes a save as TTS writes it (a 1 x 1 sheet, fields Muster leaves out), not only Muster's
+    own; and Muster's objects carry the keys TTS writes: a card goes into a hand and hides its face face down, a
+    deck hides its cards' faces but is not held, a tile or a bag neither."""
+    assert list(Draft202012Validator(SCHEMA).iter_errors(TTS_SAVE)) == []
+    document = export(REPO / "decks" / "europe-1939", tmp_path)
+    kinds = {}
+    for item in objects(document["ObjectStates"]):
+        kinds.setdefault(item["Name"], set()).add((item["Hands"], item["HideWhenFaceDown"]))
+        assert set(TTS_SAVE["ObjectStates"][0]) - {"Tags", "MaterialIndex", "ContainedObjects"} <= set(item)
+    expected = {"Bag": (False, False), "DeckCustom": (False, True), "Deck": (False, True), "Card": (True, True),
+                "Custom_Tile": (False, False)}
+    assert {"Bag", "Card", "Custom_Tile"} <= kinds.keys() <= expected.keys()
+    assert all(kinds[name] == {expected[name]} for name in kinds), kinds
+
+
+def test_file_paths_are_warned_of_even_quietly(tmp_path):
+    """Without --base-url the saved object works on this computer alone: said on stderr, even with --quiet; with
+    it, nothing is said."""
+    from generator.formats.scaffold import new_game
+
+    folder = new_game("desert-war", tmp_path / "games")
+    alone = CliRunner().invoke(export_app, ["tts", str(folder), "--out", str(tmp_path / "a"), "--quiet"])
+    assert alone.exit_code == 0
+    line, = alone.output.strip().splitlines()
+    assert line.startswith("warning: desert-war:") and "file:///" in line and "--base-url" in line
+    hosted = CliRunner().invoke(export_app, ["tts", str(folder), "--out", str(tmp_path / "b"), "--quiet",
+                                             "--base-url", "https://example.org/desert-war/"])
+    assert hosted.exit_code == 0 and hosted.output == ""

@@ -105,6 +105,11 @@ def tts(
     _run(game, deck, variant, out, quiet, "tts", None,
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
          lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))
+    if base_url is None:  # said even with --quiet: the file looks fine here and is blank for everyone else
+        typer.echo(f"warning: {Path(str(game)).name}: the saved object names its images by file:/// paths on this "
+                   "computer: other players, and any other computer, see blank objects. Upload "
+                   f"{out / Path(str(game)).name / 'tts'} as it is and export again with --base-url URL "
+                   "(docs/exports.md)", err=True)
 
 
 @export_app.command()

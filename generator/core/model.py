@@ -310,6 +310,7 @@ class Game:
     fonts: FontBook | None = None  # the bundled fonts with the game's own; None: the bundled ones
     embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, in text fields
     shop: str = ""  # the print shop whose profile `muster export shop` uses when none is named
+    dice: tuple[tuple[int, int], ...] = ()  # the rolls the rules make: (number of dice, their sides)
 
 
 def frozen(mapping: Mapping) -> Mapping:

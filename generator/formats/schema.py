@@ -17,7 +17,7 @@ from pathlib import Path
 from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout import roles
 from ..layout.spec import ELEMENT_FIELDS, ELEMENTS, KIND, LAYOUT_KEYS, Field
-from ..reading.kinds import COLOUR, DECK_ID, NAME, YEAR_FROM
+from ..reading.kinds import COLOUR, DECK_ID, DICE, NAME, YEAR_FROM
 from ..reading.spec import (
     BOARD, CARD, COUNT, DECK, DECK_FILE, FONT_FACE, GAME, ICON, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
     RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
@@ -120,6 +120,7 @@ KIND_SCHEMAS = {
     "named-colour": lambda key: {"type": "string", "description": "A colour (\"#rrggbb\", cmyk(c, m, y, k)), none, "
                                  "black, white, or a name of the game's colours:."},
     "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
+    "dice": lambda key: {"type": "array", "items": {"type": "string", "pattern": DICE.pattern}},
     "scalar": lambda key: dict(_SCALAR),
     "file": lambda key: {"type": "string"},
     "font-file": lambda key: {"anyOf": [{"type": "string"}, _section(FONT_FACE)]},

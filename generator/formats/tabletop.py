@@ -52,12 +52,21 @@ def transform(x: float = 0.0, z: float = 0.0, y: float = 1.0, scale: tuple[float
             "scaleX": round(scale[0], 4), "scaleY": 1.0, "scaleZ": round(scale[1], 4)}
 
 
+# Who may hold an object in a hand, and whether its face is hidden while it lies face down, as TTS saves them:
+# cards go into hands and hide their faces; a deck hides its cards' faces but is not held; tiles and bags neither.
+HANDS = {"Card": (True, True), "Deck": (False, True), "DeckCustom": (False, True)}
+
+
 def thing(name: str, key: tuple, nickname: str, description: str = "", **fields) -> dict:
-    """The fields every saved object has, then its own."""
+    """The fields every object TTS saves has, in its order, then the object's own; scripts and notes empty."""
+    hands, hide = HANDS.get(name, (False, False))
     return {"GUID": guid(name, *key), "Name": name, "Transform": fields.pop("at", transform()),
-            "Nickname": nickname, "Description": description, "ColorDiffuse": dict(GREY),
-            "Locked": fields.pop("locked", False), "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
-            "Tooltip": True, **fields}
+            "Nickname": nickname, "Description": description, "GMNotes": "",
+            "AltLookAngle": {"x": 0.0, "y": 0.0, "z": 0.0}, "ColorDiffuse": dict(GREY), "LayoutGroupSortIndex": 0,
+            "Value": 0, "Locked": fields.pop("locked", False), "Grid": True, "Snap": True, "IgnoreFoW": False,
+            "MeasureMovement": False, "DragSelectable": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "GridProjection": False, "HideWhenFaceDown": hide, "Hands": hands, **fields, "LuaScript": "",
+            "LuaScriptState": "", "XmlUI": ""}
 
 
 def card_scale(size: tuple[float, float]) -> tuple[float, float]:

@@ -20,6 +20,8 @@ from ..core.units import CARD_SIZES, paper_name, parse_dash, parse_length, parse
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+DICE = re.compile(r"^\s*(\d{1,3})?\s*[dD]\s*(\d{1,4})\s*$")
+MAX_DICE, MAX_SIDES = 20, 1000
 YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
 MAX_SHOWN = 80  # characters of a value a message shows
 MAX_NUMBER = 1e15  # any number of game.yaml or a deck file, either way: beyond it a float no longer counts in ones
@@ -145,6 +147,24 @@ def named_colour(value, colours: dict[str, str]) -> str | None:
         raise MusterError(str(exc), code="bad-colour") from None
 
 
+def _dice(value, key) -> tuple[tuple[int, int], ...]:
+    """Kinds of roll as "2d6": (number of dice, sides) each, within MAX_DICE dice of MAX_SIDES sides."""
+    if not isinstance(value, list):
+        raise MusterError(f"expected a list of dice such as [2d6], got {describe(value)}", code="wrong-type")
+    rolls = []
+    for item in value:
+        match = DICE.match(item) if isinstance(item, str) else None
+        if match is None:
+            raise MusterError(f"expected dice such as 2d6 (how many, d, their sides), got {describe(item)}",
+                              code="bad-dice")
+        count, sides = int(match[1] or 1), int(match[2])
+        if not (1 <= count <= MAX_DICE and 2 <= sides <= MAX_SIDES):
+            raise MusterError(f"expected 1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides, got {item!r}",
+                              code="out-of-range")
+        rolls.append((count, sides))
+    return tuple(dict.fromkeys(rolls))
+
+
 def _tokens(value, key) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, (str, int)) for item in value):
         raise MusterError("expected a list of tokens", code="wrong-type")
@@ -181,6 +201,7 @@ PAPER = Kind("paper", "paper", _paper)
 HEX_COLOUR = Kind("colour", "colour", _colour)
 NAMED_COLOUR = Kind("named-colour", "colour or name")                # also black, white, none, a name of colours:
 TOKENS = Kind("tokens", "list of tokens", _tokens)
+DICE_LIST = Kind("dice", "list of dice", _dice)
 SCALAR = Kind("scalar", "number or text")
 FILE = Kind("file", "file")                                          # below the game folder
 FONT_FILE = Kind("font-file", "file or {file, face}")                 # read by reading/fonts.py

@@ -65,6 +65,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         title=reader.value(data, GAME["title"], ""),
         summary=reader.value(data, GAME["summary"], ""),
         players=reader.value(data, GAME["players"], ""),
+        dice=reader.value(data, GAME["dice"], ""),
         card_size=card_size,
         colours=frozen(colours),
         icons=frozen(icons),

@@ -18,9 +18,9 @@ from typing import Any
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
-    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, FACE_OF_FILE, FACE_SIZE, FAMILIES, FILE, FILES, FONT,
-    FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR, NUMBER, PAPER,
-    PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
+    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, DICE_LIST, FACE_OF_FILE, FACE_SIZE, FAMILIES, FILE,
+    FILES, FONT, FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR,
+    NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
 )
 
 FORMAT_VERSION = 1
@@ -304,6 +304,8 @@ GAME = Section("game.yaml", (
     Key("title", TEXT, "Printed on backs and the rulebook.", required=True, default=""),
     Key("summary", TEXT, "One line about the game.", default=""),
     Key("players", PLAYERS, "A number or a range such as \"2-4\".", default=""),
+    Key("dice", DICE_LIST, "The rolls the rules make, for online tables' dice buttons: [2d6], [1d6, 2d6].",
+        default=[]),
     Key("card", MAPPING, "The game's cards.", of=GAME_CARD),
     Key("colours", MAP, "Named colours, for layouts: colours.<name>.", of=HEX_COLOUR),
     Key("icons", MAP, "Inline icons for text: [[name]].", of=ICON),
