@@ -23,7 +23,7 @@ from .exports import DeckExport, cards_csv, encoded_faces, entries, manifest, wr
 SHOPS_FILE = Path(__file__).resolve().parent / "shops.yaml"
 MATCH_MM = 1.5  # a deck within this of a shop's size on both sides is printed at the shop's size
 FILE_TYPES = ("png", "jpg", "pdf")
-ORDERS = ("pairs", "back-first")
+ORDERS = ("pairs", "back-front")
 SHOWN_WARNINGS = 10  # per deck: a layout too close to the shop's edge would otherwise warn for every card
 
 
@@ -150,18 +150,17 @@ def export_shop(shop: Shop, game, deck, laid, staging) -> DeckExport:
 
 
 def _write_pdf(shop: Shop, game, deck, laid, rows, staging, files: list[dict]) -> str:
-    """<deck>.pdf, one page per copy, back first: the deck's one back, then every copy's front; when the backs
-    differ, each copy's back before its front."""
+    """<deck>.pdf, two pages per printed copy, in the deck's order: the copy's back, then its front (the shop's
+    "Spezifikationen für gedruckte Karten": page 1 the back of card 1, page 2 its front, page 3 the back of card 2,
+    and so on; docs/exports.md cites it). The same back is repeated for every copy: the shop reads the pages in
+    pairs, and a lone back page would turn every other front into a back."""
     from ..core.files import sha256
     from ..rendering.raster import write_face_pages
 
-    if len({row.back for row in rows}) == 1:
-        pages = [rows[0].back] + [row.front for row in rows for _ in range(row.count)]
-    else:
-        pages = [index for row in rows for _ in range(row.count) for index in (row.back, row.front)]
+    pages = [index for row in rows for _ in range(row.count) for index in (row.back, row.front)]
     name = f"{deck.id}.pdf"
     target = staging.path(name)
     write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.face_size, shop.bleed, boxes=True,
                      printing=shop.printing())
     files.append({"file": name, "sha256": sha256(target)})
-    return f"{name}, {len(pages)} pages (back first)"
+    return f"{name}, {len(pages)} pages (each copy's back, then its front)"
