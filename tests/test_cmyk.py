@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from generator.building.kit import build_all
 from generator.core.options import Options
@@ -89,7 +90,7 @@ OPERATION = re.compile(rb"((?:[-+]?[\d.]+\s+|/\w+\s+)*)(?<![\w/.+*])(rg|RG|k|K|c
 def print_problems(pdf: Path, ink_limit: float = 3.0) -> list[str]:
     """What a PDF/X-1a preflight would reject in `pdf`, each as 'where: what': RGB colour operators or colour
     spaces, images not in CMYK or grey, transparency, colours over `ink_limit` (1.0 = 100 %), fonts not embedded,
-    pages without a TrimBox and BleedBox, no output intent with an embedded profile, no ID, no version."""
+    pages without a TrimBox and BleedBox, no output intent with an embedded profile, no ID, no version or conformance."""
     from pypdf import PdfReader
 
     reader = PdfReader(pdf)
@@ -101,6 +102,8 @@ def print_problems(pdf: Path, ink_limit: float = 3.0) -> list[str]:
     info = info.get_object() if info is not None else {}
     if info.get("/GTS_PDFXVersion") != "PDF/X-1:2003" or info.get("/Trapped") != "/False":
         problems.append(f"Info: version {info.get('/GTS_PDFXVersion')}, Trapped {info.get('/Trapped')}")
+    if info.get("/GTS_PDFXConformance") != "PDF/X-1a:2003":
+        problems.append(f"Info: conformance {info.get('/GTS_PDFXConformance')}")
     if "/ID" not in reader.trailer:
         problems.append("no ID in the trailer")
     for number, page in enumerate(reader.pages, 1):
@@ -161,6 +164,27 @@ def test_the_checker_finds_what_an_rgb_build_has(rgb_kits):
     problems = print_problems(rgb_kits / "grid-battle" / "rules.pdf")
     assert any(p.endswith(" rg") for p in problems) and "no GTS_PDFX output intent with an embedded profile" in problems
     assert any("no TrimBox" in p for p in problems) and any("annotations" in p for p in problems)
+
+
+def rewritten(pdf: Path, target: Path, change) -> Path:
+    """`pdf` written again to `target` after `change(writer)`: a file that breaks one rule, for the checker."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter(clone_from=pdf)
+    change(writer)
+    writer.write(target)
+    return target
+
+
+def test_the_checker_requires_the_pdfx_conformance_key(cmyk_kits, tmp_path):
+    from pypdf.generic import NameObject
+
+    pdf = cmyk_kits / "grid-battle" / "rules.pdf"
+    info = PdfReader(pdf).trailer["/Info"].get_object()
+    assert (info["/GTS_PDFXVersion"], info["/GTS_PDFXConformance"]) == ("PDF/X-1:2003", "PDF/X-1a:2003")
+    without = rewritten(pdf, tmp_path / "without.pdf",
+                        lambda w: w._info.get_object().pop(NameObject("/GTS_PDFXConformance")))
+    assert print_problems(without) == ["Info: conformance None"]
 
 
 def test_the_output_intent_embeds_the_bundled_profile(cmyk_kits):
