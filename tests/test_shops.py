@@ -124,3 +124,47 @@ def test_the_shop_safe_zone_and_bleed_are_checked(game, tmp_path):
     # 5 cards with 3 texts each outside, and the face layout's gap: the first 10 warnings, then how many more
     assert len([line for line in result.stdout.splitlines() if ": warning: " in line]) == 10
     assert "... and 6 more warnings in deck 'battle'" in result.stdout
+
+
+def test_strict_refuses_an_upload_with_text_outside_the_safe_zone(game, tmp_path):
+    face = game / "face.yaml"
+    face.write_text(face.read_text() + "  - {kind: text, x: 1.5, y: 40, w: 20, h: 4, text: EDGE, size: 7}\n")
+    warned = _export("drivethrucards", game, "--out", tmp_path / "warned")
+    assert warned.exit_code == 0 and "outside the 3.175 mm safe zone" in warned.stdout
+    refused = _export("drivethrucards", game, "--out", tmp_path / "refused", "--strict")
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    errors = [line for line in refused.stderr.splitlines() if ": error: " in line]
+    assert len(errors) == 5 and all("face.yaml" not in line and "outside the 3.175 mm safe zone" in line
+                                    for line in errors)  # one per card, each located at its card
+    assert not (tmp_path / "refused").exists() or not any((tmp_path / "refused").rglob("*.pdf"))
+
+
+def test_the_shop_profile_s_own_strict_setting_refuses_as_the_option_does(game, tmp_path, monkeypatch):
+    import dataclasses
+
+    from generator.formats import shops as shop_module
+
+    face = game / "face.yaml"
+    face.write_text(face.read_text() + "  - {kind: text, x: 1.5, y: 40, w: 20, h: 4, text: EDGE, size: 7}\n")
+    strict = {**shops(), "makeplayingcards": dataclasses.replace(shops()["makeplayingcards"], strict=True)}
+    monkeypatch.setattr(shop_module, "shops", lambda: strict)
+    assert _export("makeplayingcards", game, "--out", tmp_path / "out").exit_code == 1
+
+
+def test_eastern_front_passes_drivethrucards_strict():
+    from generator.formats.exports import prepare
+    from generator.formats.shops import STRICT
+
+    shop = shops()["drivethrucards"]
+    game, decks, laid = prepare("eastern-front", None, shop.bleed, adapt=shop.fitted, warnings=True, refuse=STRICT)
+    assert len(decks) == 3 and all(deck.face_size == pytest.approx((63.5, 88.9)) for deck in decks)
+    assert [f for deck in laid.values() for f in deck.findings if f.code in STRICT] == []
+
+
+def test_the_drivethrucards_export_says_which_printing_condition_it_declares(game, tmp_path):
+    result = _export("drivethrucards", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    colour = [line for line in result.stdout.splitlines() if line.strip().startswith("colour:")]
+    assert len(colour) == 1 and "FOGRA39" in colour[0] and "US Web Coated (SWOP) v2" in colour[0]
+    intent = PdfReader(tmp_path / "out" / "shop-war" / "drivethrucards" / "battle" / "battle.pdf").trailer["/Root"]
+    assert intent["/OutputIntents"][0].get_object()["/OutputConditionIdentifier"] == "FOGRA39"
