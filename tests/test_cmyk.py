@@ -162,9 +162,23 @@ STRINGS = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>", re.DOTALL)  # lit
 OPERATION = re.compile(rb"((?:[-+]?[\d.]+\s+|/\w+\s+)*)(?<![\w/.+*])(rg|RG|k|K|cs|CS)(?![\w*])")
 
 
+def image_ink(xobject) -> int:
+    """The most ink (0 to 4 x 255) of any pixel of a DeviceCMYK image XObject, 8 bits a channel."""
+    import io
+
+    from PIL import Image, ImageMath
+
+    size = (int(xobject["/Width"]), int(xobject["/Height"]))
+    data = xobject.get_data()
+    image = (Image.open(io.BytesIO(data)) if xobject.get("/Filter") == "/DCTDecode"  # pypdf leaves a JPEG as it is
+             else Image.frombytes("CMYK", size, data))
+    c, m, y, k = (band.convert("I") for band in image.split())
+    return ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k).getextrema()[1]
+
+
 def print_problems(pdf: Path, ink_limit: float = 3.0) -> list[str]:
     """What a PDF/X-1a preflight would reject in `pdf`, each as 'where: what': RGB colour operators or colour
-    spaces, images not in CMYK or grey, transparency, colours over `ink_limit` (1.0 = 100 %), text under 9 pt in a
+    spaces, images not in CMYK or grey, transparency, colours and image pixels over `ink_limit` (1.0 = 100 %), text under 9 pt in a
     near-neutral colour printed in more than one ink, a large area in black alone, fonts not embedded,
     pages without a TrimBox and BleedBox, no output intent with an embedded profile, no ID, no version or conformance."""
     from pypdf import PdfReader
@@ -215,6 +229,8 @@ def print_problems(pdf: Path, ink_limit: float = 3.0) -> list[str]:
             elif xobject.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray") or "/SMask" in xobject:
                 problems.append(f"{where} {name}: image in {xobject.get('/ColorSpace')}"
                                 f"{' with a soft mask' if '/SMask' in xobject else ''}")
+            elif xobject.get("/ColorSpace") == "/DeviceCMYK" and (most := image_ink(xobject)) > ink_limit * 255 + 4:
+                problems.append(f"{where} {name}: {most / 2.55:.0f} % ink in an image's pixel")
         if "/ColorSpace" in res:
             problems.append(f"{where}: colour spaces {list(res['/ColorSpace'])}")
     return problems
@@ -468,3 +484,80 @@ def test_the_checker_finds_small_text_in_four_inks_and_large_areas_in_black_alon
         assert found == []
     else:
         assert found == [f"page 1: {problem}" + (" 0.188235 0.184314 0.305882 0.490196" if "inks" in problem else "")]
+
+
+# -- a game with raster art (tests/fixtures/gallery): conversion, the ink limit on pixels, flattening
+
+GALLERY = Path(__file__).parent / "fixtures" / "gallery"
+
+
+def images(pdf: Path) -> dict[str, object]:
+    """Every image XObject of a PDF, by its place."""
+    return {f"{where} {name}": xobject.get_object() for where, res in resources(pdf)
+            for name, xobject in (res.get("/XObject") or {}).items() if xobject.get_object()["/Subtype"] == "/Image"}
+
+
+@pytest.fixture(scope="module")
+def gallery(tmp_path_factory):
+    from generator.building.kit import build_game
+    from generator.reading.loading import load_game
+
+    out = tmp_path_factory.mktemp("gallery")
+    game = load_game(GALLERY)
+    build_game(game, out / "cmyk", Options(colour="cmyk", pdfx=True, ink_limit=240, calibration=False))
+    build_game(game, out / "rgb", Options(calibration=False))
+    return out / "cmyk" / "gallery" / "cards-paintings.pdf", out / "rgb" / "gallery" / "cards-paintings.pdf"
+
+
+def test_raster_art_is_printed_in_cmyk_through_the_profile_within_the_ink_limit(gallery):
+    from PIL import Image
+
+    from generator.rendering.inks import Inks
+
+    cmyk, _ = gallery
+    assert print_problems(cmyk, ink_limit=2.4) == []
+    found = {(int(x["/Width"]), x["/ColorSpace"], "/SMask" in x) for x in images(cmyk).values()}
+    assert found == {(120, "/DeviceCMYK", False)}  # three pictures, each once: CMYK, no soft mask
+    assert max(image_ink(x) for x in images(cmyk).values()) <= 2.4 * 255 + 4
+    with Image.open(GALLERY / "art" / "deep.png") as deep:
+        unlimited = Inks("cmyk").image(deep)  # the profile's own 300 %: the 240 % limit had to cut these pixels
+    assert max(sum(pixel) for pixel in unlimited.get_flattened_data()) > 2.4 * 255 + 4
+    pixels = {bytes(Image.frombytes("CMYK", (120, 120), x.get_data()).getpixel((45, 60))) for x in images(cmyk).values()}
+    navy = Inks("cmyk", ink_limit=240).image(Image.new("RGB", (1, 1), (90, 0, 20))).getpixel((0, 0))
+    assert bytes(navy) in pixels and navy[1] > 200 and navy[0] < navy[1]  # the deep red: magenta, not a guess
+
+
+def test_transparent_art_is_flattened_onto_white_paper(gallery):
+    from PIL import Image
+
+    cmyk, rgb = gallery
+    pictures = {x.indirect_reference.idnum: x for x in images(cmyk).values()}.values()
+    centres = [Image.frombytes("CMYK", (120, 120), x.get_data()).getpixel((60, 60)) for x in pictures]
+    badges = [x for x, (c, m, y, k) in zip(pictures, centres) if y > 100 and c < 60 and k < 60]  # its yellow
+    assert len(badges) == 1
+    badge = Image.frombytes("CMYK", (120, 120), badges[0].get_data())
+    assert badge.getpixel((0, 0)) == (0, 0, 0, 0)  # a transparent corner: paper, no ink
+    c, m, y, k = badge.getpixel((10, 60))  # the red ring
+    assert m > 180 and y > 180 and c < 40
+    # the RGB build keeps the transparency as a soft mask, which the PDF/X checker refuses
+    problems = print_problems(rgb)
+    assert any(p.endswith("image in /DeviceRGB with a soft mask") for p in problems)
+
+
+def test_the_checker_finds_image_pixels_over_the_ink_limit(gallery, tmp_path):
+    from pypdf.generic import NameObject
+
+    cmyk, _ = gallery
+
+    def overinked(writer):
+        for page in writer.pages:
+            for xobject in page["/Resources"]["/XObject"].values():
+                for inner in (xobject.get_object().get("/Resources") or {}).get("/XObject", {}).values():
+                    image = inner.get_object()
+                    if image.get("/Subtype") == "/Image":
+                        image.set_data(b"\xff\xff\xff\x00" * (120 * 120))  # 300 % of cyan, magenta and yellow
+                        image[NameObject("/Filter")] = NameObject("/FlateDecode")
+
+    broken = rewritten(cmyk, tmp_path / "overinked.pdf", overinked)
+    problems = print_problems(broken, ink_limit=2.4)
+    assert problems and all(p.endswith("300 % ink in an image's pixel") for p in problems)
