@@ -129,26 +129,20 @@ def test_the_shop_safe_zone_and_bleed_are_checked(game, tmp_path):
 def test_strict_refuses_an_upload_with_text_outside_the_safe_zone(game, tmp_path):
     face = game / "face.yaml"
     face.write_text(face.read_text() + "  - {kind: text, x: 1.5, y: 40, w: 20, h: 4, text: EDGE, size: 7}\n")
-    warned = _export("drivethrucards", game, "--out", tmp_path / "warned")
-    assert warned.exit_code == 0 and "outside the 3.175 mm safe zone" in warned.stdout
-    refused = _export("drivethrucards", game, "--out", tmp_path / "refused", "--strict")
+    warned = _export("makeplayingcards", game, "--out", tmp_path / "warned")
+    assert warned.exit_code == 0 and "outside the 3.048 mm safe zone" in warned.stdout
+    refused = _export("makeplayingcards", game, "--out", tmp_path / "refused", "--strict")
     assert refused.exit_code == 1 and "Traceback" not in refused.output
     errors = [line for line in refused.stderr.splitlines() if ": error: " in line]
-    assert len(errors) == 5 and all("face.yaml" not in line and "outside the 3.175 mm safe zone" in line
-                                    for line in errors)  # one per card, each located at its card
-    assert not (tmp_path / "refused").exists() or not any((tmp_path / "refused").rglob("*.pdf"))
-
-
-def test_the_shop_profile_s_own_strict_setting_refuses_as_the_option_does(game, tmp_path, monkeypatch):
-    import dataclasses
-
-    from generator.formats import shops as shop_module
-
-    face = game / "face.yaml"
-    face.write_text(face.read_text() + "  - {kind: text, x: 1.5, y: 40, w: 20, h: 4, text: EDGE, size: 7}\n")
-    strict = {**shops(), "makeplayingcards": dataclasses.replace(shops()["makeplayingcards"], strict=True)}
-    monkeypatch.setattr(shop_module, "shops", lambda: strict)
-    assert _export("makeplayingcards", game, "--out", tmp_path / "out").exit_code == 1
+    assert [line.split("shop-war/")[1].split(" (face)")[0] for line in errors] == [  # each located at its card
+        f"cards.yaml:{3 + i}:5: error: cards[{i}]: '{title}'" for i, title in
+        enumerate(["Infantry", "Tanks", "Artillery", "Air Strike", "Ambush"])]
+    assert not (tmp_path / "refused").exists() or not any((tmp_path / "refused").rglob("*.png"))
+    # DriveThruCards' profile is strict of itself: its PDF goes to print as it is
+    assert shops()["drivethrucards"].strict and not shops()["makeplayingcards"].strict
+    dtc = _export("drivethrucards", game, "--out", tmp_path / "dtc")
+    assert dtc.exit_code == 1 and "outside the 3.175 mm safe zone" in dtc.stderr
+    assert not (tmp_path / "dtc").exists() or not any((tmp_path / "dtc").rglob("*.pdf"))
 
 
 def test_eastern_front_passes_drivethrucards_strict():
