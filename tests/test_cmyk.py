@@ -514,8 +514,12 @@ def test_raster_art_is_printed_in_cmyk_through_the_profile_within_the_ink_limit(
 
     from generator.rendering.inks import Inks
 
+    import subprocess
+
     cmyk, _ = gallery
     assert print_problems(cmyk, ink_limit=2.4) == []
+    assert "No syntax or stream encoding errors" in subprocess.run(["qpdf", "--check", str(cmyk)],
+                                                                   capture_output=True, text=True).stdout
     found = {(int(x["/Width"]), x["/ColorSpace"], "/SMask" in x) for x in images(cmyk).values()}
     assert found == {(120, "/DeviceCMYK", False)}  # three pictures, each once: CMYK, no soft mask
     assert max(image_ink(x) for x in images(cmyk).values()) <= 2.4 * 255 + 4

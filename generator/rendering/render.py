@@ -168,8 +168,9 @@ class Painter:
         font = colour = None
         for run in runs:
             face = fonts.face(run.font)
-            if (run.colour, run.size < SMALL_TEXT) != colour:
-                colour = (run.colour, run.size < SMALL_TEXT)
+            small = self.inks.mode == "cmyk" and run.size < SMALL_TEXT  # in RGB, text of any size is alike
+            if (run.colour, small) != colour:
+                colour = (run.colour, small)
                 values = self.colour(*colour)
                 code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
             code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
