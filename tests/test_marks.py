@@ -61,3 +61,27 @@ def test_the_europe_token_sheet_marks_two_rows(tmp_path):
     # the left margin, below the second row of counters: no marks there any more
     lower = image.crop((0, height // 3, int(4 / 210 * width), height))
     assert lower.getextrema()[0] > 200
+
+
+@pytest.mark.parametrize("card, bleed, fold", [
+    (CARD_SIZES["counter-5/8in"], 1.0, False), (CARD_SIZES["counter-3/4in"], 3.0, False),
+    (CARD_SIZES["counter-1/2in"], 1.0, True), (CARD_SIZES["mini"], 3.0, True)])
+def test_no_mark_runs_beside_the_last_piece_of_a_row_not_filled(card, bleed, fold):
+    """Round counters stand closer than twice the bleed: the trim line of the column after the last counter of a
+    partial row used to be marked down beside that counter, touching it (the modern war's action counters)."""
+    from generator.imposition.sheets import MARK_OFFSET
+
+    layout = arrange(PAPERS["a4"], card, bleed, fold=fold, shape="round")
+    columns = len({s.x for s in layout.slots})
+    for copies in range(columns + 1, 2 * columns):
+        page = next(iter(sheets(list(range(copies)), list(range(copies)), layout, "long")))
+        _, _, marks = lines(page)
+        used = [slot for slot, _ in page.placements]
+        for mark in marks:
+            for s in used:  # each piece as drawn (its slot's reach), and the marks' distance from it
+                near_x = min(mark.x1, mark.x2) < s.x + s.w + s.right + MARK_OFFSET - 1e-6 and \
+                    max(mark.x1, mark.x2) > s.x - s.left - MARK_OFFSET + 1e-6
+                near_y = min(mark.y1, mark.y2) < s.y + s.h + s.bottom + MARK_OFFSET - 1e-6 and \
+                    max(mark.y1, mark.y2) > s.y - s.top - MARK_OFFSET + 1e-6
+                assert not (near_x and near_y), (copies, mark, s)
+        assert len(marks) >= 2 * len({s.y for s in used}) + 2  # the rows and the columns are still marked

@@ -68,17 +68,19 @@ def test_image_shops(game, tmp_path, shop, kind, pixels, front, back):
     assert json.loads((folder / "manifest.json").read_text())["pixels"] == list(pixels)
 
 
-def test_drivethrucards_one_pdf_per_deck_back_first(game, tmp_path):
+def test_drivethrucards_one_pdf_per_deck_each_copy_s_back_then_its_front(game, tmp_path):
     result = _export("drivethrucards", game, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "out" / "shop-war" / "drivethrucards" / "battle"
     assert _files(folder) == ["battle.pdf", "cards.csv"]
     pages = PdfReader(folder / "battle.pdf").pages
-    assert len(pages) == 1 + 6  # the one back, then a front per copy
-    texts = [page.extract_text() for page in pages]
-    assert "SHOP WAR" in texts[0] and "Battle deck" in texts[0]
-    assert [next(t for t in ("Infantry", "Air Strike", "Artillery", "Ambush", "Tanks") if t in text)
-            for text in texts[1:]] == ["Infantry", "Infantry", "Tanks", "Artillery", "Air Strike", "Ambush"]
+    assert len(pages) == 2 * 6  # a back and a front per copy
+    titles = ("Infantry", "Air Strike", "Artillery", "Ambush", "Tanks")
+    shown = [next((t for t in titles if t in text), "back" if "Battle deck" in text else text)
+             for text in (page.extract_text() for page in pages)]
+    # the shop's help page: page 1 the back of card 1, page 2 its front, page 3 the back of card 2, ...
+    assert shown == ["back", "Infantry", "back", "Infantry", "back", "Tanks", "back", "Artillery",
+                     "back", "Air Strike", "back", "Ambush"]
     for page in pages:  # 2.75 x 3.75 in with 1/8 in bleed, TrimBox the 2.5 x 3.5 in card
         assert [round(float(v), 2) for v in page.mediabox] == [0, 0, 198, 270]
         assert [round(float(v), 2) for v in page.trimbox] == [9, 9, 189, 261]
@@ -122,3 +124,41 @@ def test_the_shop_safe_zone_and_bleed_are_checked(game, tmp_path):
     # 5 cards with 3 texts each outside, and the face layout's gap: the first 10 warnings, then how many more
     assert len([line for line in result.stdout.splitlines() if ": warning: " in line]) == 10
     assert "... and 6 more warnings in deck 'battle'" in result.stdout
+
+
+def test_strict_refuses_an_upload_with_text_outside_the_safe_zone(game, tmp_path):
+    face = game / "face.yaml"
+    face.write_text(face.read_text() + "  - {kind: text, x: 1.5, y: 40, w: 20, h: 4, text: EDGE, size: 7}\n")
+    warned = _export("makeplayingcards", game, "--out", tmp_path / "warned")
+    assert warned.exit_code == 0 and "outside the 3.048 mm safe zone" in warned.stdout
+    refused = _export("makeplayingcards", game, "--out", tmp_path / "refused", "--strict")
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    errors = [line for line in refused.stderr.splitlines() if ": error: " in line]
+    assert [line.split("shop-war/")[1].split(" (face)")[0] for line in errors] == [  # each located at its card
+        f"cards.yaml:{3 + i}:5: error: cards[{i}]: '{title}'" for i, title in
+        enumerate(["Infantry", "Tanks", "Artillery", "Air Strike", "Ambush"])]
+    assert not (tmp_path / "refused").exists() or not any((tmp_path / "refused").rglob("*.png"))
+    # DriveThruCards' profile is strict of itself: its PDF goes to print as it is
+    assert shops()["drivethrucards"].strict and not shops()["makeplayingcards"].strict
+    dtc = _export("drivethrucards", game, "--out", tmp_path / "dtc")
+    assert dtc.exit_code == 1 and "outside the 3.175 mm safe zone" in dtc.stderr
+    assert not (tmp_path / "dtc").exists() or not any((tmp_path / "dtc").rglob("*.pdf"))
+
+
+def test_eastern_front_passes_drivethrucards_strict():
+    from generator.formats.exports import prepare
+    from generator.formats.shops import STRICT
+
+    shop = shops()["drivethrucards"]
+    game, decks, laid = prepare("eastern-front", None, shop.bleed, adapt=shop.fitted, warnings=True, refuse=STRICT)
+    assert len(decks) == 3 and all(deck.format.face_size == pytest.approx((63.5, 88.9)) for deck in decks)
+    assert [f for deck in laid.values() for f in deck.findings if f.code in STRICT] == []
+
+
+def test_the_drivethrucards_export_says_which_printing_condition_it_declares(game, tmp_path):
+    result = _export("drivethrucards", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    colour = [line for line in result.stdout.splitlines() if line.strip().startswith("colour:")]
+    assert len(colour) == 1 and "FOGRA39" in colour[0] and "US Web Coated (SWOP) v2" in colour[0]
+    intent = PdfReader(tmp_path / "out" / "shop-war" / "drivethrucards" / "battle" / "battle.pdf").trailer["/Root"]
+    assert intent["/OutputIntents"][0].get_object()["/OutputConditionIdentifier"] == "FOGRA39"

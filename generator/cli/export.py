@@ -145,10 +145,13 @@ def shop(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     quiet: bool = QUIET,
+    strict: bool = typer.Option(False, "--strict", help="Refuse the upload (exit 1, nothing written) when text "
+                                "leaves the shop's safe zone or art stops short of its bleed, instead of warning."),
 ) -> None:
     """A deck's files as a print shop asks for them: its card size, bleed, safe zone, pixels, file type, names
-    and order (docs/exports.md); warns about text outside the shop's safe zone and backgrounds short of its bleed."""
-    from ..formats.shops import export_shop, find_shop
+    and order (docs/exports.md); warns about text outside the shop's safe zone and backgrounds short of its bleed
+    (with --strict, or the shop's strict: true, refuses them)."""
+    from ..formats.shops import STRICT, export_shop, find_shop
     from ..reading.loading import load_game
 
     target, named = (name, None) if game is None else (game, name)
@@ -160,7 +163,8 @@ def shop(
         profile = find_shop(named, loaded)
         return run_export(target, deck or None, variant or (), profile.bleed, out, profile.id,
                           lambda g, d, laid, staging: export_shop(profile, g, d, laid, staging),
-                          progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True)
+                          progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True,
+                          refuse=STRICT if strict or profile.strict else ())
 
     _report(target, quiet, work)
 

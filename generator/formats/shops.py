@@ -23,8 +23,9 @@ from .exports import DeckExport, cards_csv, encoded_faces, entries, manifest, wr
 SHOPS_FILE = Path(__file__).resolve().parent / "shops.yaml"
 MATCH_MM = 1.5  # a deck within this of a shop's size on both sides is printed at the shop's size
 FILE_TYPES = ("png", "jpg", "pdf")
-ORDERS = ("pairs", "back-first")
+ORDERS = ("pairs", "back-front")
 SHOWN_WARNINGS = 10  # per deck: a layout too close to the shop's edge would otherwise warn for every card
+STRICT = ("outside-safe-area", "bleed-gap")  # the warnings that refuse an upload with --strict or `strict: true`
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class Shop:
     sizes: dict[str, ShopSize]
     published: str
     ink_limit: float | None = None  # percent of total ink, for a cmyk shop that asks for less than the profile's
+    strict: bool = False  # the shop's files refused (exit 1) on text outside its safe zone or art short of its bleed
+    condition: str = ""  # for a cmyk shop: the printing condition its files declare, and why, said with every export
 
     def printing(self) -> Options:
         """How the shop's PDFs are printed: PDF/X-1a in CMYK, held to its ink limit, for a cmyk shop."""
@@ -93,7 +96,8 @@ def _shop(shop_id: str, entry: dict) -> Shop:
              for name, size in entry["sizes"].items()}
     shop = Shop(shop_id, entry["name"], entry["file"], entry["dpi"], parse_length(entry["bleed"]),
                 parse_length(entry["safe"]), entry["colour"], entry["order"], entry.get("front", ""),
-                entry.get("back", ""), sizes, entry.get("published", ""), entry.get("ink_limit"))
+                entry.get("back", ""), sizes, entry.get("published", ""), entry.get("ink_limit"),
+                entry.get("strict", False), entry.get("condition", ""))
     if shop.file not in FILE_TYPES or shop.order not in ORDERS:
         raise ValueError(f"shops.yaml: {shop_id}: file must be one of {FILE_TYPES}, order one of {ORDERS}")
     return shop
@@ -145,24 +149,24 @@ def export_shop(shop: Shop, game, deck, laid, staging) -> DeckExport:
     warnings = [f"  {finding}" for finding in laid.findings if finding.severity == "warning"]
     if len(warnings) > SHOWN_WARNINGS:
         warnings[SHOWN_WARNINGS:] = [f"  ... and {len(warnings) - SHOWN_WARNINGS} more warnings in deck '{deck.id}'"]
+    condition = [f"  colour: {shop.condition}"] if shop.condition else []
     summary = "\n".join([f"{game.id}: {deck.id}: {shop.name} {size.name} ({size.card[0]:g} x {size.card[1]:g} mm, "
-                         f"{shop.bleed:g} mm bleed): {described} -> {staging.folder}", *warnings])
+                         f"{shop.bleed:g} mm bleed): {described} -> {staging.folder}", *condition, *warnings])
     return DeckExport(manifest(game, deck, f"shop:{shop.id}", settings, cards, files), summary)
 
 
 def _write_pdf(shop: Shop, game, deck, laid, rows, staging, files: list[dict]) -> str:
-    """<deck>.pdf, one page per copy, back first: the deck's one back, then every copy's front; when the backs
-    differ, each copy's back before its front."""
+    """<deck>.pdf, two pages per printed copy, in the deck's order: the copy's back, then its front (the shop's
+    "Spezifikationen für gedruckte Karten": page 1 the back of card 1, page 2 its front, page 3 the back of card 2,
+    and so on; docs/exports.md cites it). The same back is repeated for every copy: the shop reads the pages in
+    pairs, and a lone back page would turn every other front into a back."""
     from ..core.files import sha256
     from ..rendering.raster import write_face_pages
 
-    if len({row.back for row in rows}) == 1:
-        pages = [rows[0].back] + [row.front for row in rows for _ in range(row.count)]
-    else:
-        pages = [index for row in rows for _ in range(row.count) for index in (row.back, row.front)]
+    pages = [index for row in rows for _ in range(row.count) for index in (row.back, row.front)]
     name = f"{deck.id}.pdf"
     target = staging.path(name)
     write_face_pages(target, f"{game.title}: {deck.name}", laid.faces, pages, deck.format.face_size, shop.bleed,
                      boxes=True, printing=shop.printing())
     files.append({"file": name, "sha256": sha256(target)})
-    return f"{name}, {len(pages)} pages (back first)"
+    return f"{name}, {len(pages)} pages (each copy's back, then its front)"

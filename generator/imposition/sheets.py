@@ -144,7 +144,10 @@ def sheet_marks(slots: list[Slot], paper: tuple[float, float], bleed: float, fol
 def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> tuple[Line, ...]:
     """Short lines on the extension of the trim edges of `slots`, outside the bleed and within `area`: each trim
     line marked just beyond the outermost of the slots it bounds, so a sheet not filled is marked along its
-    pieces only (on a full grid: in the margin)."""
+    pieces only (on a full grid: in the margin). A mark stops MARK_OFFSET short of any piece's bleed as drawn (its
+    slot's reach), and is left out when that leaves it no length: past the last piece of a row not filled, the trim
+    line of the next column would otherwise run down beside that piece, touching it where the pieces stand closer
+    than twice the bleed (round counters set almost edge to edge)."""
     xs: dict[float, list[Slot]] = {}
     ys: dict[float, list[Slot]] = {}
     for s in slots:
@@ -152,24 +155,44 @@ def _crop_marks(slots: list[Slot], area: tuple[float, float], bleed: float) -> t
             xs.setdefault(round(x, 4), []).append(s)
         for y in (s.y, s.y + s.h):
             ys.setdefault(round(y, 4), []).append(s)
+    boxes = [(s.x - s.left - MARK_OFFSET, s.y - s.top - MARK_OFFSET, s.x + s.w + s.right + MARK_OFFSET,
+              s.y + s.h + s.bottom + MARK_OFFSET) for s in slots]
     marks = []
+
+    def mark(x: float, y: float, dx: int, dy: int, reach: float) -> None:
+        """A mark from (x, y) in the direction (dx, dy), up to 5 mm long and 0.5 mm short of `reach`."""
+        length = _room(x, y, dx, dy, min(reach - 0.5, 5), boxes)
+        if reach > 1 and length > 0.5:
+            end = (x + dx * length, y + dy * length)
+            start, end = ((x, y), end) if dx + dy > 0 else (end, (x, y))  # drawn left to right, top to bottom
+            marks.append(Line(*start, *end, "#000000", MARK_WIDTH))
+
     for x in sorted(xs):
         top = min(s.y for s in xs[x]) - bleed
         bottom = max(s.y + s.h for s in xs[x]) + bleed
-        reach_top, reach_bottom = top - MARK_OFFSET, area[1] - bottom - MARK_OFFSET
-        if reach_top > 1:
-            marks.append(Line(x, top - MARK_OFFSET - min(reach_top - 0.5, 5), x, top - MARK_OFFSET, "#000000", MARK_WIDTH))
-        if reach_bottom > 1:
-            marks.append(Line(x, bottom + MARK_OFFSET, x, bottom + MARK_OFFSET + min(reach_bottom - 0.5, 5), "#000000", MARK_WIDTH))
+        mark(x, top - MARK_OFFSET, 0, -1, top - MARK_OFFSET)
+        mark(x, bottom + MARK_OFFSET, 0, 1, area[1] - bottom - MARK_OFFSET)
     for y in sorted(ys):
         left = min(s.x for s in ys[y]) - bleed
         right = max(s.x + s.w for s in ys[y]) + bleed
-        reach_left, reach_right = left - MARK_OFFSET, area[0] - right - MARK_OFFSET
-        if reach_left > 1:
-            marks.append(Line(left - MARK_OFFSET - min(reach_left - 0.5, 5), y, left - MARK_OFFSET, y, "#000000", MARK_WIDTH))
-        if reach_right > 1:
-            marks.append(Line(right + MARK_OFFSET, y, right + MARK_OFFSET + min(reach_right - 0.5, 5), y, "#000000", MARK_WIDTH))
+        mark(left - MARK_OFFSET, y, -1, 0, left - MARK_OFFSET)
+        mark(right + MARK_OFFSET, y, 1, 0, area[0] - right - MARK_OFFSET)
     return tuple(marks)
+
+
+def _room(x: float, y: float, dx: int, dy: int, length: float, boxes) -> float:
+    """How far a line from (x, y) in the direction (dx, dy) runs, up to `length`, before it enters a box."""
+    for left, top, right, bottom in boxes:
+        across, along, near, far = (x, y, top, bottom) if dx == 0 else (y, x, left, right)
+        low, high = (left, right) if dx == 0 else (top, bottom)
+        if not low < across < high:
+            continue
+        step = dy or dx
+        if step < 0:
+            along, near, far = -along, -far, -near
+        if far > along + 1e-9:  # a box behind the start (the piece the mark is for) is no obstacle
+            length = min(length, near - along)
+    return length
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,24 @@
 """Colour as printed: layout colours and images in RGB, or in CMYK through the bundled output profile.
 
 A CMYK build converts sRGB colours and images with littlecms (Pillow's ImageCms) into the inks of the output
-profile, then holds every colour to the profile's total ink limit. Neutral colours, the black and near-black greys
-of text and rules above all, print on the black plate alone at the lightness the profile gives it: text of four
-inks would never register. A colour given as cmyk(...) is printed as given in CMYK and seen through the profile in RGB.
+profile, then holds every colour to the profile's total ink limit. What is drawn in the colour decides three cases:
+
+- Neutral colours, the black and near-black greys of text and rules above all, print on the black plate alone at
+  the lightness the profile gives it: text of four inks would never register.
+- Small text (under SMALL_TEXT points) in a near-neutral colour (one whose inks print within C*ab NEAR_NEUTRAL of
+  grey through the profile: the warm greys of captions and running heads) prints on the black plate alone as well, at its lightness: a slight
+  misregistration of four inks makes small type fuzzy, and shops ask for it in one ink.
+- A large area (at least LARGE_AREA mm each way) in a near-neutral colour darker than solid black alone prints in
+  a rich black, black under RICH_BLACK's cyan, magenta and yellow as far as its lightness needs, within the ink
+  limit: solid black alone prints a grey-looking black over a large area.
+
+A colour given as cmyk(...) is printed as given in CMYK and seen through the profile in RGB.
 """
 
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +28,10 @@ from ..core.colour import channels
 from ..core.options import Options
 
 NEUTRAL = 6 / 255  # a colour whose channels differ by no more than this is a grey, and greys print on black alone
+SMALL_TEXT = 9.0  # points: text smaller than this in a near-neutral colour prints on black alone
+NEAR_NEUTRAL = 10.0  # C*ab (CIELAB chroma, D50) of the printed colour: at most this far from grey is near-neutral
+LARGE_AREA = 6.0  # mm: a filled shape at least this wide and tall is a large area, printed in rich black when dark
+RICH_BLACK = (0.60, 0.40, 0.40, 1.0)  # DriveThruCards' rich black (docs/printshops.md cites it): 240 % of ink
 
 
 @dataclass(frozen=True)
@@ -62,38 +76,63 @@ class Inks:
         self.mode = mode
         self.profile = profile
         self.limit = min(profile.ink_limit, ink_limit or profile.ink_limit) / 100
-        self.known: dict[str, tuple[float, ...]] = {}
+        self.known: dict[tuple[str, bool, bool], tuple[float, ...]] = {}
         self._black: list[float] | None = None  # the lightness L* (0-255) of each of 256 tints of black alone
 
-    def of(self, colour: str) -> tuple[float, ...]:
-        """(r, g, b) or (c, m, y, k) from 0 to 1, as the PDF draws `colour`."""
-        known = self.known.get(colour)
+    def of(self, colour: str, small_text: bool = False, large_area: bool = False) -> tuple[float, ...]:
+        """(r, g, b) or (c, m, y, k) from 0 to 1, as the PDF draws `colour`: in text under SMALL_TEXT points when
+        `small_text`, filling a shape of LARGE_AREA mm and more each way when `large_area`, else in lines and
+        anything else."""
+        key = (colour, small_text, large_area)
+        known = self.known.get(key)
         if known is None:
             space, values = channels(colour)
             if self.mode == "cmyk":
-                known = values if space == "cmyk" else self._cmyk(values)
+                known = values if space == "cmyk" else self._cmyk(values, small_text, large_area)
             else:
                 known = values if space == "rgb" else self._rgb(values)
-            self.known[colour] = known
+            self.known[key] = known
         return known
+
+    def _rich_black(self, lightness: int) -> tuple[float, ...]:
+        """Solid black under as much of RICH_BLACK's cyan, magenta and yellow as brings it to `lightness` (L*,
+        0-255; all of it for anything darker than the rich black), held to the ink limit."""
+        from PIL import Image, ImageCms
+
+        solid = self._ramp()[255]
+        pixel = Image.new("CMYK", (1, 1), tuple(round(v * 255) for v in RICH_BLACK))
+        rich = ImageCms.applyTransform(pixel, _transforms(self.profile)[3]).getpixel((0, 0))[0]
+        share = min(1.0, (solid - lightness) / max(solid - rich, 1))
+        c, m, y, _ = RICH_BLACK
+        return limited((c * share, m * share, y * share, 1.0), self.limit)
 
     def seen(self, colour: str) -> tuple[float, ...]:
         """(r, g, b) from 0 to 1: how `colour` looks on screen."""
         space, values = channels(colour)
         return values if space == "rgb" else self._rgb(values)
 
-    def _cmyk(self, rgb: tuple[float, ...]) -> tuple[float, ...]:
+    def _cmyk(self, rgb: tuple[float, ...], small_text: bool, large_area: bool) -> tuple[float, ...]:
         from PIL import Image, ImageCms
 
         pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
-        if max(rgb) - min(rgb) <= NEUTRAL:
-            lightness = ImageCms.applyTransform(pixel, _transforms(self.profile)[2]).getpixel((0, 0))[0]
+        inks = limited(tuple(v / 255 for v in ImageCms.applyTransform(pixel, _transforms(self.profile)[0])
+                             .getpixel((0, 0))), self.limit)
+        lightness = ImageCms.applyTransform(pixel, _transforms(self.profile)[2]).getpixel((0, 0))[0]
+        grey = max(rgb) - min(rgb) <= NEUTRAL
+        near_neutral = grey or ((small_text or large_area) and chroma(inks, self.profile) <= NEAR_NEUTRAL)
+        if large_area and near_neutral and lightness < self._ramp()[255]:
+            return self._rich_black(lightness)
+        if grey or (small_text and near_neutral):
             return 0.0, 0.0, 0.0, self._black_for(lightness)
-        inks = ImageCms.applyTransform(pixel, _transforms(self.profile)[0]).getpixel((0, 0))
-        return limited(tuple(v / 255 for v in inks), self.limit)
+        return inks
 
     def _black_for(self, lightness: int) -> float:
         """The tint of black alone that prints as light as `lightness` (L*, 0-255), from the profile."""
+        darker = [k for k, value in enumerate(self._ramp()) if value <= lightness]
+        return (darker[0] if darker else 255) / 255
+
+    def _ramp(self) -> list[float]:
+        """The lightness L* (0-255) of each of 256 tints of black alone, from the profile."""
         if self._black is None:
             from PIL import Image, ImageCms
 
@@ -101,8 +140,7 @@ class Inks:
             ramp.putdata([(0, 0, 0, k) for k in range(256)])
             lab = ImageCms.applyTransform(ramp, _transforms(self.profile)[3])
             self._black = [lab.getpixel((k, 0))[0] for k in range(256)]
-        darker = [k for k, value in enumerate(self._black) if value <= lightness]
-        return (darker[0] if darker else 255) / 255
+        return self._black
 
     def _rgb(self, cmyk: tuple[float, ...]) -> tuple[float, ...]:
         from PIL import Image, ImageCms
@@ -147,6 +185,15 @@ def limited(inks: tuple[float, ...], limit: float) -> tuple[float, ...]:
         return inks
     scale = max(0.0, limit - k) / colours
     return c * scale, m * scale, y * scale, k
+
+
+def chroma(inks: tuple[float, ...], profile: OutputProfile) -> float:
+    """The chroma C*ab of CMYK `inks` as `profile` prints them: how far from grey (near-neutral: NEAR_NEUTRAL)."""
+    from PIL import Image, ImageCms
+
+    pixel = Image.new("CMYK", (1, 1), tuple(round(v * 255) for v in inks))
+    _, a, b = ImageCms.applyTransform(pixel, _transforms(profile)[3]).getpixel((0, 0))
+    return math.hypot(a - 128, b - 128)  # littlecms's 8-bit a* and b* are offset by 128
 
 
 def hex_of(r: float, g: float, b: float) -> str:

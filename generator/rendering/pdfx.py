@@ -3,7 +3,7 @@
 PDF/X-1a, not X-4: X-1a is what DriveThruCards and most print-on-demand shops ask for, and everything Muster draws
 can be expressed in it (CMYK and grey only, no transparency); X-4 would allow RGB and live transparency, which a
 CMYK build has no use for and older RIPs still flatten badly. What this module adds to the file reportlab wrote:
-the output intent with the profile embedded, the version, Trapped and dates in the Info dictionary, a TrimBox and
+the output intent with the profile embedded, the version and conformance, Trapped and dates in the Info dictionary, a TrimBox and
 BleedBox on every page (the page itself where the page has no trim of its own: a rulebook, a board, the
 calibration page) and a file identifier. Link annotations (the rulebook's contents) are removed: PDF/X allows none
 inside the page's bleed box. The dates are fixed, as reportlab's invariant mode fixes its own, so the same inputs
@@ -19,6 +19,7 @@ from .inks import OutputProfile
 
 DATE = "D:20000101000000+00'00'"  # reportlab's invariant date: the same inputs give the same bytes
 VERSION = "PDF/X-1:2003"
+CONFORMANCE = "PDF/X-1a:2003"  # ISO 15930-4: X-1a beside the version, which preflights expect of an X-1a file
 
 
 def pdfx(source: bytes, profile: OutputProfile) -> bytes:
@@ -49,7 +50,8 @@ def pdfx(source: bytes, profile: OutputProfile) -> bytes:
         page.pop("/Annots", None)
     title = reader.metadata.title if reader.metadata and reader.metadata.title else "Muster"
     writer.add_metadata({"/Title": title, "/Creator": "Muster", "/Producer": "Muster",
-                         "/CreationDate": DATE, "/ModDate": DATE, "/GTS_PDFXVersion": VERSION})
+                         "/CreationDate": DATE, "/ModDate": DATE, "/GTS_PDFXVersion": VERSION,
+                         "/GTS_PDFXConformance": CONFORMANCE})
     writer._info.get_object()[NameObject("/Trapped")] = NameObject("/False")
     identifier = ByteStringObject(hashlib.md5(source).digest())
     writer._ID = ArrayObject([identifier, identifier])

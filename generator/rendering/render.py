@@ -19,7 +19,7 @@ from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
-from .inks import Inks, hex_of, inks_of
+from .inks import LARGE_AREA, SMALL_TEXT, Inks, hex_of, inks_of
 from .vectors import Forms, scales
 
 
@@ -48,21 +48,24 @@ class Painter:
         self.images: dict[Path, ImageReader] = {}
         recolour = greyscale or self.inks.mode == "cmyk"  # else SVG colours are drawn exactly as the file has them
         self.vectors = Forms(canvas, self._svg_colour if recolour else None)
-        self.colours: dict[str, tuple[float, ...]] = {}
+        self.colours: dict[tuple[str, bool, bool], tuple[float, ...]] = {}
         self.paths: dict[tuple, str] = {}
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
         self.line: tuple | None = None  # the stroke colour, width and dash of the lines being drawn, while they are
 
-    def colour(self, colour: str) -> tuple[float, ...]:
-        """The red, green, blue, or cyan, magenta, yellow, black that `colour` is drawn in (0 to 1 each)."""
-        values = self.colours.get(colour)
+    def colour(self, colour: str, small_text: bool = False, large_area: bool = False) -> tuple[float, ...]:
+        """The red, green, blue, or cyan, magenta, yellow, black that `colour` is drawn in (0 to 1 each), in text
+        under SMALL_TEXT points, filling an area of LARGE_AREA mm each way, or else (inks.py)."""
+        key = (colour, small_text, large_area)
+        values = self.colours.get(key)
         if values is None:
             if self.greyscale:
                 grey = _grey(*self.inks.seen(colour))
-                values = (grey,) * 3 if self.inks.mode == "rgb" else self.inks.of(hex_of(grey, grey, grey))
+                values = ((grey,) * 3 if self.inks.mode == "rgb"
+                          else self.inks.of(hex_of(grey, grey, grey), small_text, large_area))
             else:
-                values = self.inks.of(colour)
-            self.colours[colour] = values
+                values = self.inks.of(colour, small_text, large_area)
+            self.colours[key] = values
         return values
 
     def _svg_colour(self, r: float, g: float, b: float) -> tuple[float, ...]:
@@ -71,8 +74,8 @@ class Painter:
             return grey, grey, grey
         return self.colour(hex_of(r, g, b))
 
-    def _fill(self, colour: str) -> None:
-        values = self.colour(colour)
+    def _fill(self, colour: str, size: tuple[float, float]) -> None:
+        values = self.colour(colour, large_area=min(size) >= LARGE_AREA)
         (self.canvas.setFillColorRGB if len(values) == 3 else self.canvas.setFillColorCMYK)(*values)
 
     def _stroke(self, colour: str) -> None:
@@ -129,7 +132,7 @@ class Painter:
     @PAINTERS.register(Rect)
     def _rects(self, rects: Iterable[Rect], height: float) -> None:
         for item in rects:
-            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width, (item.w, item.h))
             if fill or stroke:
                 x, y = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM
                 w, h = item.w * PT_PER_MM, item.h * PT_PER_MM
@@ -140,7 +143,7 @@ class Painter:
     @PAINTERS.register(Ellipse)
     def _ellipses(self, ellipses: Iterable[Ellipse], height: float) -> None:
         for item in ellipses:
-            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width, (2 * item.rx, 2 * item.ry))
             if fill or stroke:
                 shape = ("ellipse", (item.cx - item.rx) * PT_PER_MM, (height - item.cy - item.ry) * PT_PER_MM,
                          2 * item.rx * PT_PER_MM, 2 * item.ry * PT_PER_MM)
@@ -149,7 +152,9 @@ class Painter:
     @PAINTERS.register(Polygon)
     def _polygons(self, polygons: Iterable[Polygon], height: float) -> None:
         for item in polygons:
-            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width)
+            xs, ys = zip(*item.points)
+            fill, stroke = self._paints(item.fill, item.stroke, item.stroke_width,
+                                        (max(xs) - min(xs), max(ys) - min(ys)))
             if fill or stroke:
                 path = self._trace(item.points, height)
                 path.close()
@@ -216,9 +221,10 @@ class Painter:
         font = colour = None
         for run in runs:
             face = fonts.face(run.font)
-            if run.colour != colour:
-                colour = run.colour
-                values = self.colour(colour)
+            small = self.inks.mode == "cmyk" and run.size < SMALL_TEXT  # in RGB, text of any size is alike
+            if (run.colour, small) != colour:
+                colour = (run.colour, small)
+                values = self.colour(*colour)
                 code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
             code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
             for subset, data in self._encoded(face, run.text, doc):
@@ -263,9 +269,11 @@ class Painter:
                 image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
             return ImageReader(self.inks.image(image))
 
-    def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
+    def _paints(self, fill: str | None, stroke: str | None, width: float,
+                size: tuple[float, float] = (0.0, 0.0)) -> tuple[int, int]:
+        """Sets the fill (of a shape `size` mm across) and the stroke; which of the two are painted."""
         if fill:
-            self._fill(fill)
+            self._fill(fill, size)
         if stroke:
             self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)

@@ -28,7 +28,7 @@ from ..core.files import confined
 from ..core.inline import configured
 from ..core.model import Game
 from ..core.units import PT_PER_MM
-from .inks import Inks, hex_of
+from .inks import SMALL_TEXT, Inks, hex_of
 from .flowables import CardFigure, CardRow, ContentsLine, Paragraph, SplitTable, picture
 from .render import Painter
 from .markup import inline, plain
@@ -39,10 +39,11 @@ PAGE_BREAK = re.compile(r"<!--\s*page\s*break\s*-->", re.IGNORECASE)
 SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather than split
 HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
 CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column must be wider
+FURNITURE_SIZE = 7.5  # points: the running head and the page number
 MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
 
-def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> dict:
+def styles(body: float, family: dict[str, str], paint: Callable[..., str]) -> dict:
     """The rulebook's paragraph styles for a body text of `body` points in the font `family` (its faces by style):
     body, list items, table cells, code, the three heading levels, the title page and the contents. `paint` gives
     a colour as the rulebook prints it."""
@@ -51,7 +52,7 @@ def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> 
 
     def style(name, font, size, leading, **extra):
         return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading,
-                              textColor=paint(extra.pop("colour", ink)), **extra)
+                              textColor=paint(extra.pop("colour", ink), size), **extra)
 
     return {
         "body": style("body", regular, body, body * 1.35, spaceAfter=body * 0.6),
@@ -75,11 +76,12 @@ def styles(body: float, family: dict[str, str], paint: Callable[[str], str]) -> 
     }
 
 
-def painter(inks: Inks) -> Callable[[str], str]:
-    """How the rulebook hands reportlab a colour in `inks`: #rrggbb, or cmyk(c,m,y,k) from 0 to 1."""
+def painter(inks: Inks) -> Callable[..., str]:
+    """How the rulebook hands reportlab a colour in `inks`: #rrggbb, or cmyk(c,m,y,k) from 0 to 1; `size`, the
+    points of the text it colours, when it colours text (small text prints on black alone: inks.py)."""
 
-    def paint(colour: str) -> str:
-        values = inks.of(colour)
+    def paint(colour: str, size: float | None = None) -> str:
+        values = inks.of(colour, small_text=size is not None and size < SMALL_TEXT)
         if len(values) == 4:
             return f"cmyk({','.join(f'{v:.4f}' for v in values)})"
         return hex_of(*values)
@@ -364,8 +366,8 @@ class Book:
 
         def furniture(canvas, document):
             canvas.saveState()
-            canvas.setFont(fonts.RULEBOOK_HEADS, 7.5)
-            canvas.setFillColor(book.paint("#5a574f"))
+            canvas.setFont(fonts.RULEBOOK_HEADS, FURNITURE_SIZE)
+            canvas.setFillColor(book.paint("#5a574f", FURNITURE_SIZE))
             top = page[1] - margin * 0.55
             canvas.drawString(margin, top, book.game.title)
             canvas.drawRightString(page[0] - margin, top, book.page_section or book.section)
