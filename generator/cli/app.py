@@ -87,6 +87,8 @@ OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
 BLEED = typer.Option("3mm", "--bleed", metavar="LENGTH",
                      help="Bleed around each face, with a unit: 3mm, 0.125in, 1/8in.")
 VARIANTS = typer.Option(None, "--variant", metavar="NAME", help="Switch on a variant of the game (repeatable).")
+SETS = typer.Option(None, "--sets", metavar="SET,SET", help="Print only the cards of these sets of the game "
+                    "(sets: in game.yaml), such as base,pack-1 (default: its default sets).")
 QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 # what a kit is built with: declared once, for `muster build` and `muster watch` (with_kit_options)
@@ -121,6 +123,7 @@ KIT = (
     ("colour", Colour, COLOUR),
     ("pdfx", bool, PDFX),
     ("ink_limit", Optional[float], INK_LIMIT),
+    ("sets", Optional[str], SETS),
 )
 
 
@@ -146,7 +149,7 @@ def with_kit_options(command: Callable) -> Callable:
 def kit_options(paper: str, bleed: str, duplex: Duplex, crop_marks: bool, greyscale: bool,
                 variant: Optional[List[str]], seed: Optional[int], booklet: bool, calibration: bool,
                 back_offset: str, colour: Colour = Colour.rgb, pdfx: bool = False,
-                ink_limit: Optional[float] = None) -> Options:
+                ink_limit: Optional[float] = None, sets: Optional[str] = None) -> Options:
     """The Options of a kit from the options of KIT; a bad --paper, --bleed or --back-offset is one line and exit 2."""
     from ..core.errors import MusterError
 
@@ -157,4 +160,9 @@ def kit_options(paper: str, bleed: str, duplex: Duplex, crop_marks: bool, greysc
     except MusterError as exc:
         console.fail(exc)
     return Options(paper_name, bleed_mm, duplex.value, crop_marks, greyscale, tuple(variant or ()), seed, booklet,
-                   calibration, offset, "cmyk" if pdfx else colour.value, pdfx, ink_limit)
+                   calibration, offset, "cmyk" if pdfx else colour.value, pdfx, ink_limit, set_names(sets))
+
+
+def set_names(text: Optional[str]) -> tuple[str, ...]:
+    """The sets --sets names, comma-separated: base,pack-1."""
+    return tuple(dict.fromkeys(name.strip() for name in (text or "").split(",") if name.strip()))

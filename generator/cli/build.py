@@ -100,7 +100,7 @@ def _rebuild(root: Path, out: Path, options: Options) -> None:
     stamp = time.strftime("%H:%M:%S")
     inputs = up_to_date(root, out, options)  # before anything is read: see building/cache.py
     try:
-        findings = check_game(load_game(root, options.variants))
+        findings = check_game(load_game(root, options.variants, options.sets))
     except MusterError as exc:
         findings = [exc.finding()]
     for finding in findings:

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import BLEED, COLOUR, GAME, INK_LIMIT, PDFX, QUIET, VARIANTS, Colour, export_app
+from .app import BLEED, COLOUR, GAME, INK_LIMIT, PDFX, QUIET, SETS, VARIANTS, Colour, export_app, set_names
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
@@ -22,13 +22,14 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
                           help="Output folder; files go to OUT/<game>/<format>/<deck>/.")
 
 
-def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export,
-         finish=None) -> None:
+def _run(game: str, decks, variants, sets: str | None, out: Path, quiet: bool, kind: str, bleed_text: str | None,
+         export, finish=None) -> None:
     def work() -> list[str]:
         bleed = console.bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         return run_export(game, decks or None, variants or (), bleed, out, kind,
                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
-                          progress=None if quiet else console.progress, finish=finish, every=finish is not None)
+                          progress=None if quiet else console.progress, finish=finish, every=finish is not None,
+                          sets=set_names(sets))
 
     _report(game, quiet, work)
 
@@ -54,10 +55,11 @@ def png(
     bleed: str = BLEED,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
     quiet: bool = QUIET,
 ) -> None:
     """One PNG per distinct card front and back, with bleed, at an exact pixel size; counts in cards.csv."""
-    _run(game, deck, variant, out, quiet, "png", bleed,
+    _run(game, deck, variant, sets, out, quiet, "png", bleed,
          lambda g, d, laid, staging, b: export_png(g, d, laid, staging, dpi, b))
 
 
@@ -68,6 +70,7 @@ def pdf(
     bleed: str = BLEED,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
     quiet: bool = QUIET,
     colour: Colour = COLOUR,
     pdfx: bool = PDFX,
@@ -77,7 +80,7 @@ def pdf(
     from ..core.options import Options
 
     printing = Options(colour="cmyk" if pdfx else colour.value, pdfx=pdfx, ink_limit=ink_limit)
-    _run(game, deck, variant, out, quiet, "pdf", bleed,
+    _run(game, deck, variant, sets, out, quiet, "pdf", bleed,
          lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing))
 
 
@@ -92,13 +95,14 @@ def tts(
                                            help="Where you host OUT/<game>/tts/: the saved object names its images "
                                                 "under it.  [default: file:/// paths]"),
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
     quiet: bool = QUIET,
 ) -> None:
     """Tabletop Simulator: deck sheets (up to 10 x 7, 69 cards), counters as tile images, the Custom Deck dialog's
     numbers, and <game>.json, a saved object holding every deck, counter and board."""
     from ..formats.tabletop import export_saved_object
 
-    _run(game, deck, variant, out, quiet, "tts", None,
+    _run(game, deck, variant, sets, out, quiet, "tts", None,
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
          lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))
 
@@ -109,6 +113,7 @@ def vassal(
     deck: Optional[List[str]] = DECKS,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
     quiet: bool = QUIET,
 ) -> None:
     """A VASSAL module (.vmod): the boards as a map with its grid, counters in a piece palette that flip to their
@@ -116,7 +121,8 @@ def vassal(
     from ..formats.vassal import export_vassal
 
     try:
-        line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress)
+        line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress,
+                             sets=set_names(sets))
     except GameInvalid as exc:
         console.invalid(Path(str(game)).name, exc, "exported")
     except MusterError as exc:
@@ -135,6 +141,7 @@ def shop(
     deck: Optional[List[str]] = DECKS,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
     quiet: bool = QUIET,
 ) -> None:
     """A deck's files as a print shop asks for them: its card size, bleed, safe zone, pixels, file type, names
@@ -145,13 +152,14 @@ def shop(
     target, named = (name, None) if game is None else (game, name)
 
     def work() -> list[str]:
-        loaded = load_game(target, tuple(variant or ())) if named is None else None
+        loaded = load_game(target, tuple(variant or ()), set_names(sets)) if named is None else None
         if loaded is not None and has_errors(loaded.findings):  # a wrong shop: is reported with the rest
             raise GameInvalid(list(loaded.findings))
         profile = find_shop(named, loaded)
         return run_export(target, deck or None, variant or (), profile.bleed, out, profile.id,
                           lambda g, d, laid, staging: export_shop(profile, g, d, laid, staging),
-                          progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True)
+                          progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True,
+                          sets=set_names(sets))
 
     _report(target, quiet, work)
 

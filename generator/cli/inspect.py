@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import GAMES, VARIANTS, Format, app
+from .app import GAMES, SETS, VARIANTS, Format, app, set_names
 from ..core.errors import MusterError, has_errors
 
 
@@ -18,6 +18,7 @@ def validate(
     games: Optional[List[str]] = GAMES,
     format: Format = typer.Option(Format.text, "--format", case_sensitive=False, help="text: one line per finding; json: a list of findings."),
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
 ) -> None:
     """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
     from ..checking import check_game
@@ -33,7 +34,7 @@ def validate(
     for target in targets:
         try:
             with without_cycle_collection():
-                findings.extend(check_game(load_game(target, tuple(variant or ()))))
+                findings.extend(check_game(load_game(target, tuple(variant or ()), set_names(sets))))
         except MusterError as exc:
             if console.state["debug"]:
                 raise

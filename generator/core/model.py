@@ -82,6 +82,7 @@ class Card:
     designed: bool = False
     note: str = ""
     invalid: frozenset[str] = frozenset()  # traits given with a value the loader could not accept
+    set: str = ""  # the set (sets: in game.yaml) the card comes in; "" when the game declares none
 
     def has(self, name: str) -> bool:
         """Whether the card gives the trait at all, even with a value that failed to parse."""
@@ -94,6 +95,8 @@ class Card:
             return self.designed
         if name == "id":
             return self.id
+        if name == "set":
+            return self.set
         return self.traits.get(name, default)
 
     def located(self, name: str) -> Location:
@@ -103,6 +106,17 @@ class Card:
     def label(self) -> str:
         """How messages name the card: its title in quotes, or its id when it has none (a token, say)."""
         return f"'{self.title}'" if self.title else self.id
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """A set of the game's cards, a base set or an expansion: printed by default, or only when chosen (--sets)."""
+
+    id: str
+    name: str
+    designed: bool
+    default: bool
+    where: Location
 
 
 @dataclass(frozen=True)
@@ -286,6 +300,8 @@ class Game:
     fonts: FontBook | None = None  # the bundled fonts with the game's own; None: the bundled ones
     embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, wherever text is set
     shop: str = ""  # the print shop whose profile `muster export shop` uses when none is named
+    sets: Mapping[str, CardSet] = field(default_factory=dict)  # the sets declared, in order
+    chosen_sets: tuple[str, ...] = ()  # the sets whose cards the game holds; () when it declares none
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -22,12 +22,14 @@ class Options:
     colour: str = "rgb"       # rgb, or cmyk: colours and images in the inks of the output profile
     pdfx: bool = False        # PDF/X-1a:2003 (cmyk): an output intent, trim and bleed boxes, nothing it forbids
     ink_limit: float | None = None  # percent: total ink, when lower than the output profile's own
+    sets: tuple[str, ...] = ()  # the sets whose cards are printed; (): the game's default sets
 
     def as_dict(self) -> dict:
         # colour, pdfx and the ink limit only when chosen: kits built before they existed stay up to date
         printing = {"colour": self.colour} if self.colour != "rgb" else {}
         printing |= {"pdfx": True} if self.pdfx else {}
         printing |= {"ink_limit": self.ink_limit} if self.ink_limit is not None else {}
+        printing |= {"sets": list(self.sets)} if self.sets else {}
         return {"paper": self.paper, "bleed_mm": self.bleed, "duplex": self.duplex, "crop_marks": self.crop_marks,
                 "greyscale": self.greyscale, "variants": list(self.variants), "seed": self.seed,
                 "booklet": self.booklet, "calibration": self.calibration, "back_offset_mm": list(self.back_offset),

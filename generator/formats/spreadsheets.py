@@ -184,7 +184,7 @@ class _SheetPlaces:
 
 def deck_table(game: Game, deck_id: str) -> tuple[list[str], list[list[Any]]]:
     """The header and rows of a deck's cards as its files give them: title, count, the traits in the game's
-    order, then designed, id and note; only the columns some card uses."""
+    order, then set, designed, id and note; only the columns some card uses."""
     deck = _deck(game, deck_id)
     raw_cards = []
     for path in deck.files:
@@ -193,7 +193,7 @@ def deck_table(game: Game, deck_id: str) -> tuple[list[str], list[list[Any]]]:
             raise MusterError("expected a mapping with a list under 'cards'", Location(path, 1, 1), code="wrong-type")
         raw_cards.extend(card for card in data["cards"] if isinstance(card, Map))
     used = {key for card in raw_cards for key in card}
-    order = ["title", "count", *game.traits, "designed", "id", "note"]
+    order = ["title", "count", *game.traits, "set", "designed", "id", "note"]
     header = [key for key in order if key in used]
     header += [key for card in raw_cards for key in card if key not in order]  # keys the game does not know
     header = list(dict.fromkeys(header))

@@ -33,10 +33,10 @@ def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
 
 def card_values(card: Card) -> dict:
     """A card as templates see it, in its layouts and in the rulebook: its traits (codes as lists), title, id,
-    count and whether it is designed."""
+    count, whether it is designed, and its set (its id; "" when the game declares no sets)."""
     values = Record("card", "trait", {name: list(value) if isinstance(value, tuple) else value
                                       for name, value in card.traits.items()})
-    values.update(title=card.title, id=card.id, count=card.count, designed=card.designed)
+    values.update(title=card.title, id=card.id, count=card.count, designed=card.designed, set=card.set)
     return values
 
 

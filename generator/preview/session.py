@@ -68,7 +68,7 @@ class Preview:
             self.images.forget()
             self.layouts.forget()
         try:
-            game = load_game(self.root, self.options.variants)
+            game = load_game(self.root, self.options.variants, self.options.sets)
             findings = check_data(game)
         except MusterError as exc:
             game, findings = None, [exc.finding()]

@@ -14,7 +14,7 @@ from .spec import BOUNDS, COUNT, GAME, RULE, RULE_KINDS, TOTAL, VARIANT
 from .traits import parse_trait
 
 _BOUND_NAMES = tuple(key.name for key in BOUNDS)
-_CARD_FACTS = ("title", "id", "designed")  # what a `when:` may test besides traits
+_CARD_FACTS = ("title", "id", "designed", "set")  # what a `when:` may test besides traits
 
 
 def formula(value, constants: dict):

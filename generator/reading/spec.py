@@ -166,8 +166,16 @@ GROUP = Section("decks.<id>.group", (
         default=Derived("the values' names, joined by \" · \"")),
 ))
 
+CARD_SET = Section("sets.<id>", (
+    Key("name", TEXT, "The set's name, for the rulebook and messages.", default=Derived("the set's id")),
+    Key("designed", BOOLEAN, "true for a set designed for Muster rather than taken from the source.", default=False),
+    Key("default", BOOLEAN, "Printed when no --sets is given; false for an expansion printed only when chosen.",
+        default=True),
+))
+
 DECK = Section("decks.<id>", (
     Key("name", TEXT, "The deck's name, in messages and the rulebook.", default=Derived("the deck's id")),
+    Key("set", STRING, "The set, a key of sets:, of its cards that name none.", default=Derived("the first set")),
     Key("file", FILE, "The deck file, in the game folder: YAML, or a .csv, .tsv or .xlsx sheet."),
     Key("files", FILES, "Deck files instead of file: the cards of all of them, in order."),
     Key("size", INTEGER, "Declared size: the sum of the counts must equal it.", minimum=0, maximum=MAX_CARDS_PER_DECK),
@@ -297,6 +305,8 @@ GAME = Section("game.yaml", (
         names=NAME),
     Key("vocabularies", MAP, "The codes a code or codes trait may take.", of=VOCABULARY),
     Key("traits", MAP, "Every key a card may carry besides the reserved ones.", of=TRAIT, names=NAME),
+    Key("sets", MAP, "Set id -> the set: the base set and expansions, chosen by --sets.", of=CARD_SET,
+        names=DECK_ID),
     Key("decks", MAP, "Deck id (lower case, digits, dashes) -> the deck.", required=True, of=DECK, names=DECK_ID),
     Key("rules", LIST, "The game's own checks.", of=RULE),
     Key("variants", MAP, "Named changes to the cards, switched on by default or by --variant.", of=VARIANT),
@@ -314,6 +324,7 @@ CARD = Section("cards[]", (
         default=Derived("the title in lower case ASCII with dashes; with no title, <deck>-<n>")),
     Key("designed", BOOLEAN, "true for a card designed for Muster rather than taken from the source.", default=False),
     Key("note", TEXT, "Provenance or resolution remarks; never printed.", default=""),
+    Key("set", STRING, "The set the card comes in, a key of sets:.", default=Derived("the deck's set")),
 ))
 
 DECK_FILE = Section("<deck>.yaml", (
@@ -323,5 +334,5 @@ DECK_FILE = Section("<deck>.yaml", (
 RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
-SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL,
+SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, CARD_SET, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL,
             VARIANT, BOARD, GRID, PLACE, TERRAIN, HEXSIDE, RULEBOOK, DECK_FILE, CARD)
