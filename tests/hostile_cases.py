@@ -9,6 +9,7 @@ links) in functions registered with @generated. A case that fails today carries 
 from __future__ import annotations
 
 import csv
+import shutil
 import json
 import zipfile
 from dataclasses import dataclass
@@ -485,3 +486,137 @@ CASES["svg-use-bomb"] = svg_case((SVG_OPEN + '<g id="a0"><path d="M0 0L1 1"/></g
 CASES["svg-text-cannot-be-drawn"] = svg_case((SVG_OPEN + "<text x='1' y='5'>Hi</text></svg>").encode(), "layout")
 CASES["svg-css-import"] = svg_case((SVG_OPEN + "<style>@import url(http://example.invalid/a.css);</style>"
                                     "</svg>").encode(), "rulebook")
+
+
+# --- numbers (issue 23, third round): every number finite and within its bounds before it is drawn ---------------
+
+def number_case(error: str, field: str, files: dict | None = None, game: dict | None = None,
+                command: str = "validate", svg: str | None = None) -> Case:
+    """The tiny game with `files` and `game`'s replacements (and `svg`, the body of art/x.svg, drawn by the face):
+    `command` refused with an error line naming the file `error` and holding `field`, and no PDF written."""
+    def prepare(work):
+        extra = {"art/x.svg": SVG_OPEN + svg + "</svg>", "face.yaml": FACE_WITH_ART} if svg is not None else {}
+        game_folder = write_game(work / "tiny", {**extra, **(files or {})}, game=game)
+
+        def check(result):
+            lines = refused(result, error)
+            assert any(field in line for line in lines), result
+            assert not list((work / "out").rglob("*.pdf")), result
+        return (build_args(game_folder, work) if command == "build" else [command, game_folder]), check
+    return Case(prepare)
+
+
+def option_case(command: str, *option: str) -> Case:
+    """The tiny game built (or watched) with a bad number option: exit 2 naming the option, nothing written."""
+    def prepare(work):
+        game_folder = write_game(work / "tiny")
+
+        def check(result):
+            clean(result)
+            assert result.code == 2 and option[0] in result.output, result
+            assert not (work / "out").exists(), result
+        return [command, game_folder, "--out", work / "out", *option], check
+    return Case(prepare, timeout=HANG)
+
+
+HEX_BOARD = """boards:
+  map:
+    layout: map.yaml
+    grid: {columns: 4, rows: 3, cell: 20mm, shape: hex, numbering: "0101", margin: MARGIN}
+    terrain:
+      river: {stroke: "#3060c0", width: WIDTH, dash: DASH}
+    hexsides:
+      - {between: ["0101", "0102"], terrain: river}
+rules:
+"""
+MAP_LAYOUT = ("elements:\n  - {kind: line, repeat: board.hexsides, as: side, x1: '{{ side.x1 }}', y1: '{{ side.y1 }}', "
+              "x2: '{{ side.x2 }}', y2: '{{ side.y2 }}', stroke: '{{ side.stroke }}', width: '{{ side.width }}', "
+              "dash: '{{ side.dash }}'}\n")
+
+
+def board_case(field: str, margin: str = "10mm", width: str = "1mm", dash: str = '"2 1"',
+               command: str = "validate") -> Case:
+    """A hex board whose grid's margin, or whose river's width or dash, is given: refused in game.yaml at `field`."""
+    board = HEX_BOARD.replace("MARGIN", margin).replace("WIDTH", width).replace("DASH", dash)
+    return number_case("game.yaml", field, {"map.yaml": MAP_LAYOUT}, {"rules:\n": board}, command)
+
+
+def face_line(extra: str) -> dict:
+    """The face as one line element with `extra` fields."""
+    return {"face.yaml": "elements:\n  - {kind: line, x1: 4, y1: 4, x2: 50, y2: 4, " + extra + "}\n"}
+
+
+NINETY_NINE_DIGITS = "9" * 99  # a number YAML reads (the limit is 100 characters) far beyond any length
+
+CASES.update({
+    # non-finite and huge numbers in YAML: game.yaml's keys, constants, card values, layout fields
+    "number-trait-bound-nan": number_case("game.yaml", "traits.force.min", game={"min: 0, max: 9": "min: .nan, max: 9"}),
+    "number-trait-bound-inf": number_case("game.yaml", "traits.force.max", game={"min: 0, max: 9": "min: 0, max: .inf"}),
+    "number-constant-nan": number_case("game.yaml", "constants.x", game={"rules:\n": "constants: {x: .nan}\nrules:\n"}),
+    "number-constant-huge": number_case("game.yaml", "constants.x", game={"rules:\n": "constants: {x: 1.0e+300}\nrules:\n"}),
+    "number-length-huge": number_case("game.yaml", "decks.reds.format.safe", game={
+        "    style: {side: Red}\n": f"    style: {{side: Red}}\n    format: {{safe: {NINETY_NINE_DIGITS}mm}}\n"}),
+    "number-layout-length-nan": number_case("face.yaml", "decks.reds.face", face_line("width: .nan"),
+                                            command="build"),
+    "number-layout-length-inf": number_case("face.yaml", "decks.reds.face", {
+        "face.yaml": "elements:\n  - {kind: box, x: .inf, y: 0, w: 10, h: 10, fill: black}\n"}, command="build"),
+    # the results of templates
+    "number-template-length-huge": number_case("face.yaml", "decks.reds.face", face_line(
+        "width: '{{ \"" + NINETY_NINE_DIGITS + "\" }}'"), command="build"),
+    "number-template-rule-huge": number_case("game.yaml", "rules[1].count.min", game={
+        "    require: [type, force]\n": "    require: [type, force]\n  - count: {min: \"{{ '1' ~ '0' * 90 ~ '.0' }}\"}\n"}),
+    # SVG: attributes, path data, transforms, styles, the viewBox
+    "number-svg-path-nan": number_case("face.yaml", "art/x.svg", svg='<path d="M0 0 L nan 5 L 5 5 Z"/>',
+                                       command="build"),
+    "number-svg-path-huge": number_case("face.yaml", "art/x.svg", svg='<path d="M0 0 L 1e308 5 L 5 5 Z"/>',
+                                        command="build"),
+    "number-svg-transform-inf": number_case("face.yaml", "art/x.svg", svg='<g transform="scale(inf)"><rect width="5" '
+                                            'height="5"/></g>', command="build"),
+    "number-svg-style-nan": number_case("face.yaml", "art/x.svg", svg='<rect width="5" height="5" '
+                                        'style="stroke:#000;stroke-width:nan"/>', command="build"),
+    "number-svg-dash-nan": number_case("face.yaml", "art/x.svg", svg='<rect width="5" height="5" stroke="#000" '
+                                       'stroke-dasharray="nan 1"/>', command="build"),
+    "number-svg-viewbox-tiny": number_case("face.yaml", "art/x.svg", {"art/x.svg": '<svg xmlns="http://www.w3.org/2000/'
+                                           'svg" viewBox="0 0 1e-300 1e-300"><rect width="5" height="5"/></svg>'},
+                                           svg="", command="build"),
+    # bad dashes: hexsides and layout lines, written or made by a template
+    "number-hexside-dash-zeros": board_case("boards.map.terrain.river.dash", dash='"0 0"'),
+    "number-hexside-dash-negative": board_case("boards.map.terrain.river.dash", dash='"-1 2"'),
+    "number-hexside-dash-nan": board_case("boards.map.terrain.river.dash", dash='"nan nan"', command="build"),
+    "number-layout-dash-zeros": number_case("face.yaml", "decks.reds.face", face_line("dash: '0 0'"), command="build"),
+    "number-layout-dash-template-nan": number_case("face.yaml", "decks.reds.face", face_line("dash: \"{{ 'nan 1' }}\""),
+                                                   command="build"),
+    # negative sizes and margins
+    "number-grid-margin-negative": board_case("boards.map.grid.margin", margin="-5mm"),
+    "number-hexside-width-negative": board_case("boards.map.terrain.river.width", width="-1mm"),
+    "number-format-safe-negative": number_case("game.yaml", "decks.reds.format.safe", game={
+        "    style: {side: Red}\n": "    style: {side: Red}\n    format: {safe: -2mm}\n"}),
+    # command-line options
+    "number-option-ink-limit-nan": option_case("build", "--ink-limit", "nan"),
+    "number-option-ink-limit-inf": option_case("build", "--ink-limit", "inf"),
+    "number-option-bleed-huge": option_case("build", "--bleed", f"{NINETY_NINE_DIGITS}mm"),
+    "number-option-back-offset-huge": option_case("build", "--back-offset", f"{NINETY_NINE_DIGITS},0"),
+    "number-option-interval-inf": option_case("watch", "--interval", "inf"),
+})
+
+
+def grouped_case(old: str, new: str) -> Case:
+    """The counter-sheet fixture (a grouped deck) with its counter layout broken: build refused in counter.yaml."""
+    def prepare(work):
+        game_folder = work / "counter-sheet"
+        shutil.copytree(Path(__file__).parent / "fixtures" / "counter-sheet", game_folder)
+        layout = game_folder / "counter.yaml"
+        assert old in layout.read_text()
+        layout.write_text(layout.read_text().replace(old, new, 1))
+
+        def check(result):
+            refused(result, "counter.yaml")
+            assert not list((work / "out").rglob("*.pdf")), result
+        return build_args(game_folder, work), check
+    return Case(prepare)
+
+
+CASES["grouped-deck-layout-error-on-every-face"] = grouped_case("- {kind: box, x: 0,", "- {kind: nosuch, x: 0,")
+CASES["grouped-deck-layout-error-on-some-faces"] = grouped_case(
+    "x: 3.35, y: 2.2, w: 6,", "x: 3.35, y: 2.2, w: \"{{ 6 if card.strength != 3 else 'wide' }}\",")
+CASES["grouped-deck-length-nan"] = grouped_case("x: 3.35, y: 2.2, w: 6,", "x: 3.35, y: 2.2, w: .nan,")

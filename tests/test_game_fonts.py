@@ -125,8 +125,10 @@ def test_the_bold_and_italic_faces_a_family_lacks_fall_back(make_game):
     game = load_game(house_game(make_game, family))
     assert game.fonts.family_of("house") == {"regular": "house", "bold": "house", "italic": "house-italic",
                                              "bold_italic": "house-italic"}
-    assert not fonts.known("house-bold")
-    assert fonts.font_book().has_face("house-italic", "italic")
+    book = fonts.font_book()
+    assert book.files["house-bold"] == book.files["house"]  # named, as layouts may: the face that stands in
+    assert book.files["house-bold-italic"] == book.files["house-italic"]
+    assert book.has_face("house-italic", "italic") and not book.has_face("house", "bold")
 
 
 def test_editing_a_game_font_changes_the_input_key(make_game):
@@ -225,7 +227,9 @@ def test_a_family_named_as_a_bundled_one_replaces_it_in_that_game(make_game, tmp
     (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("font: house", "font: serif"))
     book = load_game(folder).fonts
     assert book.families["serif"] == dict.fromkeys(fonts.STYLES, "serif")
-    assert "serif-italic" not in book.files  # the bundled faces of the family are gone with it
+    # the bundled faces of the family are gone with it: its names are the game's regular face
+    assert {book.files[f"serif{suffix}"] for suffix in ("", "-bold", "-italic", "-bold-italic")} == {
+        folder / "fonts" / "House-Regular.ttf"}
     build_game(load_game(folder), tmp_path, Options())
     embedded = pdf_fonts(tmp_path / "tiny" / "cards-reds.pdf")
     assert "DejaVuSansCondensed" in embedded and not any("Serif" in name for name in embedded), embedded
@@ -283,3 +287,18 @@ def test_a_bad_font_found_in_the_second_process_writes_nothing(make_game, tmp_pa
     assert [(f.field, f.code) for f in raised.value.findings if f.severity == "error"] == [
         ("fonts.house.bold", "cff-font")]
     assert not (tmp_path / "out" / "tiny").exists()
+
+
+def test_a_display_family_without_bold_stands_in_for_display_bold(make_game, tmp_path):
+    """The game's own `display` with a regular face only: display-bold, which layouts, the rulebook's headings and
+    the calibration page name, is that face (the documented default of `bold:`), not an unknown font with no line."""
+    family = "fonts:\n  house: {regular: fonts/House-Regular.ttf}\n  display: {regular: fonts/House-Regular.ttf}\n"
+    folder = house_game(make_game, family)
+    (folder / "face.yaml").write_text(FACE.replace("house-bold", "display-bold"))
+    (folder / "rules.md").write_text("# Rules\n\n## Setup\n\nThe rules.\n\n- Alpha\n- Bravo\n")
+    result = muster("build", folder, "--out", tmp_path / "out", "--jobs", "1", cwd=tmp_path)
+    assert result.code == 0, result
+    for pdf in ("cards-reds.pdf", "rules.pdf", "calibration.pdf"):
+        embedded = pdf_fonts(tmp_path / "out" / "tiny" / pdf)
+        assert any(name.startswith("DejaVuSerifCondensed") for name in embedded), (pdf, embedded)
+        assert not any(name.startswith("RobotoCondensed") for name in embedded), (pdf, embedded)  # bundled display

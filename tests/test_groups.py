@@ -105,3 +105,23 @@ def test_a_bad_group_is_one_line_naming_the_key(tmp_path):
     outcome = build_one(game, tmp_path / "out", Options(calibration=False))
     assert outcome.code == 1 and any("decks.red.group.by" in line and "did you mean 'formation'" in line
                                      for line in outcome.errors), outcome.errors
+
+
+@pytest.mark.parametrize("fault", [
+    ("- {kind: box, x: 0,", "- {kind: nosuch, x: 0,", "counter.yaml:3:", "elements[0].kind"),  # every face
+    ("x: 3.35, y: 2.2, w: 6,", "x: 3.35, y: 2.2, w: \"{{ 6 if card.strength != 3 else 'wide' }}\",",  # some cards
+     "counter.yaml:4:", "blue.yaml:"),
+])
+def test_a_layout_error_in_a_grouped_deck_is_located_not_a_crash(tmp_path, fault):
+    import shutil
+
+    old, new, where, also = fault
+    game = tmp_path / "bad"
+    shutil.copytree(GAME, game)
+    text = (game / "counter.yaml").read_text()
+    assert old in text
+    (game / "counter.yaml").write_text(text.replace(old, new, 1))
+    outcome = build_one(game, tmp_path / "out", Options(calibration=False))
+    assert outcome.code == 1, outcome.errors
+    assert any(line.startswith(str(game / where)) and also in line for line in outcome.errors), outcome.errors
+    assert not (tmp_path / "out" / "counter-sheet").exists()

@@ -225,3 +225,50 @@ def test_the_schemas_know_the_hex_keys():
 ])
 def test_bad_hexes_name_the_line(tmp_path, broken, code, words):
     assert_one_error_at_its_line(tmp_path, '      "0305": forest', broken, code, words)
+
+
+def test_a_map_numbered_from_1701_is_printed_and_read_so(tmp_path):
+    """A published map's 14 x 10 hexes numbered 1701-3010: printed so, its data names hexes and hexsides so, and a
+    number the map does not have (0101) is an error at its line."""
+    folder = tmp_path / "published"
+    shutil.copytree(HEXMAP, folder)
+    text = (folder / "game.yaml").read_text()
+    text = text[:text.index("    hexes:")].replace("columns: 20", "columns: 14").replace("rows: 24", "rows: 10")
+    text = text.replace("      shape: hex\n", "      shape: hex\n      first_column: 17\n      first_row: 1\n")
+    (folder / "game.yaml").write_text(text + "    hexes: {\"1701\": forest, \"3010\": hills}\n"
+                                      "    hexsides:\n      - {between: [\"2405\", \"2406\"], terrain: river}\n")
+    game = load_game(folder)
+    assert [str(f) for f in check_game(game)] == []
+    face, found = lay_out_board(game, game.boards["map"])
+    numbers = {item.text for item in face.items if getattr(item, "text", "").isdigit()}
+    assert len(numbers) == 140 and {"1701", "1710", "3001", "3010"} <= numbers and "0101" not in numbers
+    context = board_context(game, game.boards["map"], 1)["board"]
+    assert [(h["label"], h["column"], h["row"]) for h in context["hexes"]] == [("1701", 0, 0), ("3010", 13, 9)]
+    assert context["hexsides"][0]["between"] == ["2405", "2406"]
+    (folder / "game.yaml").write_text(text + "    hexes: {\"0101\": forest}\n")
+    [problem] = [f for f in check_game(load_game(folder)) if f.severity == "error"]
+    assert (problem.code, problem.field, problem.where.line) == ("out-of-range", "boards.map.hexes.0101",
+                                                                 text.count("\n") + 1)
+
+
+def test_terrain_colours_read_as_every_other_colour(tmp_path):
+    """A terrain's fill, symbol colour and stroke take what layouts take: a name of the game's colours, black,
+    white, none, cmyk(...); what is none of those is an error at its key."""
+    folder = tmp_path / "named"
+    shutil.copytree(HEXMAP, folder)
+    text = (folder / "game.yaml").read_text()
+    text = text.replace('fill: "#e3cf9c", symbol: "▲", colour: "#8a6d2f"', 'fill: sand, symbol: "▲", colour: black')
+    text = text.replace('stroke: "#3f7fbf"', 'stroke: "cmyk(100, 40, 0, 0)"').replace("boards:\n", (
+        'colours: {sand: "#e3cf9c"}\nboards:\n'), 1)
+    (folder / "game.yaml").write_text(text)
+    game = load_game(folder)
+    assert [str(f) for f in check_game(game)] == []
+    terrain = game.boards["map"].terrain
+    assert (terrain["hills"].fill, terrain["hills"].colour, terrain["river"].stroke) == (
+        "#e3cf9c", "#000000", "cmyk(100, 40, 0, 0)")
+    hills = [item for item in lay_out_board(game, game.boards["map"])[0].items
+             if getattr(item, "fill", None) == "#e3cf9c"]
+    assert hills  # drawn in the named colour
+    (folder / "game.yaml").write_text(text.replace("fill: sand,", "fill: sandy,"))
+    [problem] = [f for f in check_game(load_game(folder)) if f.severity == "error"]
+    assert (problem.code, problem.field) == ("bad-colour", "boards.map.terrain.hills.fill")

@@ -110,7 +110,7 @@ def test_icon_colours_may_name_the_games_colours(make_game):
     (folder / "game.yaml").write_text(text)
     assert load_game(folder).icons["star"].colour == "#222222"
     (folder / "game.yaml").write_text(text.replace("colour: dark}", "colour: darkish}"))
-    assert any("or a name of colours:, got 'darkish'" in m for m in messages(folder))
+    assert any("unknown colour 'darkish'" in m for m in messages(folder))
     assert codes(folder) == [("icons.star.colour", "bad-colour")]
 
 

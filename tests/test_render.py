@@ -259,3 +259,67 @@ def test_lines_keep_their_stroke_across_text_and_end_their_dash_before_other_ite
     assert [op for op in code if op.endswith((" w", " d", " RG"))] == ["0 0 0 RG", "1.417323 w",
                                                                        "[2.834646 2.834646] 0 d", "[] 0 d"]
     assert code.index("[] 0 d") == len(code) - 3  # after the second line, before the box's colour and path
+
+
+@pytest.mark.parametrize("item", [
+    ("Line", (1.0, 1.0, math.nan, 2.0)),
+    ("Line", (1.0, 1.0, 2.0, 2.0, "#000000", 0.25, (math.inf, 1.0))),
+    ("Turned", (5.0, 5.0, 90.0, ())),  # filled in below: a rectangle 1e300 mm wide, turned
+])
+@pytest.mark.usefixtures("font_book")
+def test_the_renderer_refuses_a_number_pdf_cannot_carry(tmp_path, item):
+    """An invariant, not an input check: inputs are checked where they are read, so none reaches here."""
+    from generator.core import display
+    from generator.imposition.sheets import Sheet, Slot
+    from generator.rendering.render import SheetWriter
+
+    kind, values = item
+    if kind == "Turned":
+        values = values[:3] + ((display.Rect(0.0, 0.0, 1e300, 1.0, "#000000"),),)
+    writer = SheetWriter(tmp_path / "x.pdf", "guard")
+    face = display.Face(63, 88, (getattr(display, kind)(*values),))
+    with pytest.raises(ValueError, match="PDF cannot carry"):
+        writer.sheet(Sheet("front", (210, 297), ((Slot(0, 0, 63, 88, 0, 0, 0, 0), 0),)), [face])
+
+
+@pytest.mark.parametrize("kind", ["png", "svg"])
+def test_an_image_fits_its_box_as_fit_says(tmp_path, kind):
+    """A 2:1 picture in stripes, red, green (the middle half) and blue, in a 40 mm square box on a white card:
+    contain shows it whole with white above and below; cover fills the box with its green middle, the rest cut
+    off at the box's edges; stretch fills the box with all three stripes."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    from hostile_run import write_game
+
+    if kind == "png":
+        picture = Image.new("RGB", (200, 100), (0, 255, 0))
+        picture.paste((255, 0, 0), (0, 0, 50, 100))
+        picture.paste((0, 0, 255), (150, 0, 200, 100))
+        art = tmp_path / "art.png"
+        picture.save(art)
+        data = art.read_bytes()
+    else:
+        data = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10"><rect width="20" height="10" '
+                'fill="#00ff00"/><rect width="5" height="10" fill="#ff0000"/><rect x="15" width="5" height="10" '
+                'fill="#0000ff"/></svg>').encode()
+    slot = arrange(PAPERS["a4"], CARD_SIZES["poker"], 0.0, False).slots[0]
+    seen = {}
+    for fit in ("contain", "cover", "stretch"):
+        game = write_game(tmp_path / fit, {f"art/a.{kind}": data, "face.yaml": (
+            "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: '#ffffff', bleed: true}\n"
+            f"  - {{kind: image, x: 10, y: 20, w: 40, h: 40, src: art/a.{kind}, fit: {fit}}}\n")})
+        build_game(load_game(game), tmp_path / "out", Options(calibration=False, crop_marks=False, bleed=0.0))
+        pdf = pdfium.PdfDocument(str(tmp_path / "out" / fit / "cards-reds.pdf"))
+        image = pdf[0].render(scale=4 / PT_PER_MM).to_pil().convert("RGB")  # 4 pixels a millimetre
+        pdf.close()
+
+        def at(x, y):  # the colour at (x, y) mm on the first card, by name
+            pixel = image.getpixel((round((slot.x + x) * 4), round((slot.y + y) * 4)))
+            return {(255, 0, 0): "red", (0, 255, 0): "green", (0, 0, 255): "blue", (255, 255, 255): "white"}.get(
+                tuple(255 if v > 200 else 0 if v < 55 else v for v in pixel), str(pixel))
+        seen[fit] = [at(x, y) for x, y in ((12, 22), (30, 22), (12, 40), (30, 40), (48, 40), (8, 40), (30, 18))]
+    #                            top left  top mid  left     centre   right    outside  above
+    assert seen["contain"] == ["white", "white", "red", "green", "blue", "white", "white"]
+    assert seen["cover"] == ["green", "green", "green", "green", "green", "white", "white"]
+    assert seen["stretch"] == ["red", "green", "red", "green", "blue", "white", "white"]

@@ -150,9 +150,14 @@ def test_greyscale_turns_svg_colours_grey(tmp_path):
     ("<foreignObject><p>x</p></foreignObject>", "svg-refused", "foreignObject"),
     ('<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="#a"/>', "svg-refused", "XInclude"),
     ("<text>Hi</text>", "svg-unsupported", "<text>"),
-    ('<defs><linearGradient id="g"/></defs>', "svg-unsupported", "<linearGradient>"),
-    ('<defs><filter id="f"/></defs>', "svg-unsupported", "<filter>"),
+    ('<defs><linearGradient id="g"/></defs><rect width="5" height="5" fill="url(#g)"/>', "svg-unsupported",
+     "<linearGradient>"),
+    ('<defs><filter id="f"/></defs><g filter="url(#f)"/>', "svg-unsupported", "<filter>"),
+    ('<text x="9" y="0.5" font-size="2">Hi</text>', "svg-unsupported", "<text>"),  # its foot on the canvas
+    ('<g transform="translate(90 0)"><text x="9" y="50">Hi</text></g>', "svg-unsupported", "<text>"),
     ('<rect width="5" height="5" opacity="0.5"/>', "svg-unsupported", "transparency (opacity: 0.5)"),
+    ('<rect width="5" height="5" opacity="0.98"/>', "svg-unsupported", "transparency (opacity: 0.98)"),
+    ("<style>rect {fill-opacity: 0.9}</style>", "svg-unsupported", "transparency (fill-opacity: 0.9)"),
     ('<rect width="5" height="5" style="fill-opacity: 50%"/>', "svg-unsupported", "fill-opacity"),
     ('<rect width="5" height="5" fill="bogus"/>', "svg-undrawable", "bogus"),
     ("<animate/>", "svg-unsupported", "<animate>"),
@@ -218,3 +223,76 @@ def test_the_drawing_side_vets_the_file_it_reads(tmp_path):
     with pytest.raises(MusterError) as caught:
         Painter(Canvas(io.BytesIO())).paint([Picture(bad, 0, 0, 10, 10)], 20)
     assert caught.value.where.path == bad and "outside itself" in caught.value.message
+
+
+@pytest.mark.parametrize("body", [
+    '<path d="M0 0 L nan 5 L 5 5 Z"/>',  # svglib skips a word it cannot read: the path drawn short
+    '<polygon points="0 0 inf 5 5 5"/>',
+    '<path d="M0 0 L 1e308 5 L 5 5 Z"/>',
+    '<rect x="nan" width="5" height="5"/>',
+    '<g transform="translate(1e9 0)"><rect width="5" height="5"/></g>',
+    '<rect width="5" height="5" stroke="#000" stroke-dasharray="inf 1"/>',
+    '<rect width="5" height="5" style="stroke:#000;stroke-width:1e400"/>',
+])
+def test_svg_numbers_that_cannot_be_drawn_are_refused(tmp_path, body):
+    path = tmp_path / "x.svg"
+    path.write_text(OPEN + body + "</svg>")
+    with pytest.raises(MusterError) as caught:
+        svg.load(path)
+    assert caught.value.code == "svg-number" and caught.value.where.path == path
+
+
+@pytest.mark.parametrize("opening", ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e-300 1e-300">',
+                                     '<svg xmlns="http://www.w3.org/2000/svg" width="inf" height="10">'])
+def test_an_svg_sized_beyond_drawing_is_refused(tmp_path, opening):
+    path = tmp_path / "x.svg"
+    path.write_text(opening + '<rect width="5" height="5"/></svg>')
+    with pytest.raises(MusterError) as caught:
+        svg.load(path)
+    assert caught.value.code == "svg-number"
+
+
+def test_svg_numbers_written_every_legal_way_are_drawn(tmp_path):
+    path = tmp_path / "x.svg"
+    path.write_text(OPEN + '<path d="M0,0L5-5.5e-1l1E1 .5z" transform="scale(0.5)"/></svg>')
+    assert svg.load(path).width == 7.5
+
+
+# What an editor writes that draws nothing, or draws as solid: drawn as if it were not there (issue 25 item 11).
+NOTHING_DRAWN = [
+    '<defs><filter id="f"><feGaussianBlur stdDeviation="2"/></filter><linearGradient id="g"/><mask id="m"/></defs>',
+    '<text x="40" y="40" font-size="3">Notes beside the canvas</text>',
+    '<text x="-30" y="5" style="font-size:2px">left of it</text>',
+    '<g opacity="0"><text x="5" y="5">hidden layer</text><rect width="9" height="9" fill="#00f"/></g>',
+    '<g style="display:none"><image href="#x"/></g>',
+    '<rect width="9" height="9" fill="#00f" stroke="#000" fill-opacity="0" stroke-opacity="0"/>',
+]
+SOLID = ['fill-opacity="0.992"', 'style="fill-opacity:0.992;opacity:99.5%"', 'opacity="1"', 'stroke-opacity=".99"']
+
+
+def _raster(tmp_path, body: str, name: str):
+    """The SVG `body` (around a red square 2..8 of a 10 x 10 canvas) drawn on a card of the tiny game, rasterised:
+    the card's pixels."""
+    game = write_game(tmp_path / name, {
+        "art/x.svg": OPEN + body + "</svg>",
+        "face.yaml": "elements:\n  - {kind: image, x: 0, y: 0, w: 63, h: 63, src: art/x.svg}\n"})
+    assert image_problem(game / "art" / "x.svg") is None
+    build_game(load_game(game), tmp_path / f"out-{name}", Options(calibration=False))
+    pdf = tmp_path / f"out-{name}" / name / "cards-reds.pdf"
+    page = pdfium.PdfDocument(str(pdf))[0]
+    return page.render(scale=1).to_pil().convert("RGB")
+
+
+@pytest.mark.parametrize("extra", NOTHING_DRAWN)
+def test_what_draws_nothing_is_ignored_not_refused(tmp_path, extra):
+    square = '<rect x="2" y="2" width="6" height="6" fill="#ff0000"/>'
+    plain = _raster(tmp_path, square, "plain")
+    assert (255, 0, 0) in {colour for _, colour in plain.getcolors(1 << 24)}
+    assert plain == _raster(tmp_path, square + extra, "extra"), "what draws nothing changed the card"
+
+
+@pytest.mark.parametrize("opacity", SOLID)
+def test_opacities_that_round_to_1_are_drawn_solid(tmp_path, opacity):
+    solid = _raster(tmp_path, '<rect x="2" y="2" width="6" height="6" fill="#ff0000" stroke="#000"/>', "solid")
+    drawn = _raster(tmp_path, f'<rect x="2" y="2" width="6" height="6" fill="#ff0000" stroke="#000" {opacity}/>', "x")
+    assert (255, 0, 0) in {colour for _, colour in solid.getcolors(1 << 24)} and drawn == solid

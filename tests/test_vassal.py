@@ -177,7 +177,7 @@ def check_grid(archive: zipfile.ZipFile, root, board) -> None:
                     else cell_centre(grid.shape, column, row, grid.cell, grid.margin, grid.margin))
             (vx, vy), name = engine_cell(grid_element.attrib, numbering.attrib, (pixels(x), pixels(y)))
             assert abs(vx - pixels(x)) <= 0.5 and abs(vy - pixels(y)) <= 0.5, (column, row)
-            assert name == cell_label(column, row, grid.numbering, grid.columns, grid.rows), (column, row)
+            assert name == cell_label(column, row, grid.numbering, grid.columns, grid.rows, grid.first), (column, row)
 
 
 @pytest.mark.parametrize("name", ["grid-battle", "europe-1939", "company-commander"])
@@ -263,6 +263,24 @@ def test_hexmap_variants_match_the_printed_map(orientation, offset, numbering, t
     board, grid, _ = exported_grid(hexmap_variant(tmp_path, orientation, offset, numbering), tmp_path / "out")
     assert (board.grid.orientation, board.grid.offset) == (orientation, offset)
     assert grid.get("sideways") == ("true" if orientation == "pointy" else "false")
+
+
+@pytest.mark.parametrize("orientation, numbering, first, corners", [
+    ("flat", '"0101"', (17, 1), ("1701", "3010")), ("pointy", '"0101"', (17, 1), ("1701", "3010")),
+    ("flat", "letter", (3, 5), ("C5", "P14")), ("pointy", '"0101"', (0, 98), ("00098", "13107"))])
+def test_hex_numbers_start_where_the_grid_says(orientation, numbering, first, corners, tmp_path):
+    """A published map numbered 1701-3010 (14 x 10 hexes from column 17): the module names its hexes so."""
+    folder = hexmap_variant(tmp_path, orientation, "odd", numbering)
+    text = (folder / "game.yaml").read_text().replace("columns: 20", "columns: 14").replace("rows: 24", "rows: 10")
+    text = text.replace("      shape: hex\n", f"      shape: hex\n      first_column: {first[0]}\n"
+                                             f"      first_row: {first[1]}\n")
+    (folder / "game.yaml").write_text(text)
+    board, grid, numbering_element = exported_grid(folder, tmp_path / "out")  # every cell named as the map has it
+    assert board.grid.first == first
+    hexes = HexGrid(board.grid.cell, orientation, "odd", board.grid.margin, board.grid.margin)
+    names = [engine_cell(grid.attrib, numbering_element.attrib, tuple(map(pixels, hexes.centre(*cell))))[1]
+             for cell in ((0, 0), (13, 9))]
+    assert names == list(corners)
 
 
 def test_letter_names_past_z_are_refused(tmp_path):

@@ -101,7 +101,7 @@ COLOUR = typer.Option(Colour.rgb, "--colour", case_sensitive=False, help="rgb, o
                       "converted to the inks of the bundled FOGRA39 profile, black text on the black plate alone.")
 PDFX = typer.Option(False, "--pdfx", help="Write PDF/X-1a:2003 (implies --colour cmyk): the profile as output "
                     "intent, trim and bleed boxes, no transparency.")
-INK_LIMIT = typer.Option(None, "--ink-limit", min=100, max=400, metavar="PERCENT",
+INK_LIMIT = typer.Option(None, "--ink-limit", min=100, max=400, metavar="PERCENT", callback=console.finite,
                          help="Total ink at most, when lower than the profile's 300 %.")
 KIT = (
     ("paper", str, PAPER),

@@ -15,6 +15,8 @@ from .app import GAME, GAMES, OUT, QUIET, app, with_kit_options
 from ..core.errors import MusterError, has_errors
 from ..core.options import Options  # for the signatures: dataclasses, which it needs, is loaded by then anyway
 
+MAX_INTERVAL = 60.0  # seconds a save may take to settle: longer, and watch would seem to have stopped
+
 
 @app.command()
 @with_kit_options
@@ -65,7 +67,7 @@ def watch(
     out: Path = OUT,
     *,
     options: Options,  # the kit's: see app.with_kit_options
-    interval: float = typer.Option(0.1, "--interval", min=0.01, metavar="SECONDS", help="Seconds without a further change after which a save is built: the several writes of one save make one build."),
+    interval: float = typer.Option(0.1, "--interval", min=0.01, max=MAX_INTERVAL, callback=console.finite, metavar="SECONDS", help="Seconds without a further change after which a save is built: the several writes of one save make one build."),
 ) -> None:
     """Build a game, then again after every save of one of its files, the bundled layouts or fonts, printing
     validation findings as they appear.

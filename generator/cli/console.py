@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import NoReturn
 
@@ -14,6 +15,13 @@ MAX_BLEED = 10.0  # mm
 MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
 
 state = {"debug": False}
+
+
+def finite(value: float | None) -> float | None:
+    """The callback of every number option: click's ranges let nan and inf through (no comparison refuses them)."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"expected a finite number, got {value}")
+    return value
 
 
 def fail(exc: MusterError) -> NoReturn:

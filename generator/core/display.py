@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, get_args
+from typing import TYPE_CHECKING, Literal, NamedTuple, get_args
 
 if TYPE_CHECKING:
     from .errors import Finding
@@ -83,14 +83,20 @@ class Run(NamedTuple):
     colour: str
 
 
+Fit = Literal["contain", "cover", "stretch"]
+FITS: tuple[Fit, ...] = ("contain", "cover", "stretch")
+
+
 class Picture(NamedTuple):
-    """An image file drawn into the box at (x, y), w x h mm, its aspect kept and centred."""
+    """An image file drawn into the box at (x, y), w x h mm, centred: whole, its aspect kept (contain); filling the
+    box, its aspect kept and what overflows cut off (cover); or filling the box, its aspect not kept (stretch)."""
 
     path: Path
     x: float
     y: float
     w: float
     h: float
+    fit: Fit = "contain"
 
 
 class Turned(NamedTuple):

@@ -113,29 +113,38 @@ def number_digits(count: int) -> int:
     return max(2, len(str(count)))
 
 
-def cell_label(column: int, row: int, numbering: str = "letter", columns: int = 0, rows: int = 0) -> str:
+def cell_label(column: int, row: int, numbering: str = "letter", columns: int = 0, rows: int = 0,
+               first: tuple[int, int] = (1, 1)) -> str:
     """The name of cell (column, row), 0-based: C4 (letter), or 0304 (0101 and none: column then row, each
-    zero-padded to the digits its grid's count needs, at least two)."""
+    zero-padded to the digits its grid's last number needs, at least two). The first column and row are numbered
+    `first` (a published map's 1701 is column 17, row 1)."""
+    column, row = column + first[0], row + first[1]
     if numbering == "letter":
-        return f"{column_name(column)}{row + 1}"
-    return f"{column + 1:0{number_digits(columns)}d}{row + 1:0{number_digits(rows)}d}"
+        return f"{column_name(column - 1)}{row}"
+    return f"{column:0{number_digits(columns + first[0] - 1)}d}{row:0{number_digits(rows + first[1] - 1)}d}"
 
 
 _CELL = re.compile(r"^([A-Z]{1,2})(\d{1,3})$")
 
 
-def cell_index(label: str, numbering: str = "letter", columns: int = 0, rows: int = 0) -> tuple[int, int] | None:
+def cell_index(label: str, numbering: str = "letter", columns: int = 0, rows: int = 0,
+               first: tuple[int, int] = (1, 1)) -> tuple[int, int] | None:
     """(column, row), 0-based, of a cell named as cell_label names it: 'C4' is the third column, fourth row; with
-    numbering 0101 (or none) on a 20 x 24 grid, '0304' is the third column, fourth row. None: no such name."""
+    numbering 0101 (or none) on a 20 x 24 grid, '0304' is the third column, fourth row; numbered from `first`
+    (17, 1), '1701' is the first column, first row. None: no such name (nor one before `first`)."""
     if numbering != "letter":
-        text, split = str(label).strip(), number_digits(columns)
-        if not text.isdigit() or not text.isascii() or len(text) != split + number_digits(rows):
+        text, split = str(label).strip(), number_digits(columns + first[0] - 1)
+        if not text.isdigit() or not text.isascii() or len(text) != split + number_digits(rows + first[1] - 1):
             return None
-        return int(text[:split]) - 1, int(text[split:]) - 1
-    match = _CELL.match(str(label).strip().upper())
-    if not match:
+        column, row = int(text[:split]), int(text[split:])
+    else:
+        match = _CELL.match(str(label).strip().upper())
+        if not match:
+            return None
+        column = 0
+        for letter in match.group(1):
+            column = column * 26 + ord(letter) - 64
+        row = int(match.group(2))
+    if column < first[0] or row < first[1]:
         return None
-    column = 0
-    for letter in match.group(1):
-        column = column * 26 + ord(letter) - 64
-    return column - 1, int(match.group(2)) - 1
+    return column - first[0], row - first[1]

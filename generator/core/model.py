@@ -211,6 +211,7 @@ class BoardGrid:
     orientation: str = "flat"
     offset: str = "odd"
     numbering: str = "letter"
+    first: tuple[int, int] = (1, 1)  # the numbers of the first column and row
 
 
 @dataclass(frozen=True)

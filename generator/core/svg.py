@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import re
 from pathlib import Path
 
@@ -24,6 +25,10 @@ from .inputs import SVG, read_bytes
 MAX_ELEMENTS = 20_000  # elements, counting each <use> as what it repeats: a game-icons.net icon has a handful
 MAX_DEPTH = 64  # nested elements (and <use> of <use>): deeper is not art, and svglib recurses per level
 MAX_NUMBERS = 500_000  # coordinates in path data and points: svglib takes about 2 s and 100 MB for as many
+MAX_COORDINATE = 1e6  # any number of the drawing, either way (user units): beyond it is an editor's accident
+MIN_SIDE = 0.01  # the drawing's width and height, in points: art is scaled to its box by dividing by them
+OPAQUE = 0.99  # an opacity from here up is drawn as 1: within 1 % of solid, less than two prints differ by
+INVISIBLE = {"opacity": "display:none", "fill-opacity": "fill:none", "stroke-opacity": "stroke:none"}  # at 0
 
 # Elements svglib draws; title, desc and metadata are not drawn by anyone. Elements of other namespaces (an
 # editor's own, RDF licence data) are ignored by every renderer and so here too.
@@ -44,8 +49,12 @@ UNDRAWN = {"text": "convert the text to paths", "tspan": "convert the text to pa
 PROPERTIES = {"filter", "mask", "marker-start", "marker-mid", "marker-end", "opacity", "fill-opacity",
               "stroke-opacity"}
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+_SIGNED = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+# What path data and points are written with; svglib skips anything else without a word, drawing the path short.
+_WRITTEN = {"d": re.compile(r"[\sMmZzLlHhVvCcSsQqTtAa0-9eE.,+-]*"), "points": re.compile(r"[\s0-9eE.,+-]*")}
 _URL = re.compile(r"url\(\s*['\"]?([^'\")\s]*)", re.IGNORECASE)
 _DECLARATION = re.compile(r"([a-zA-Z-]+)\s*:\s*([^;}]*)")
+_OPACITY = re.compile(r"\b((?:fill-|stroke-)?opacity)\s*:\s*([^;}]*)", re.IGNORECASE)
 XINCLUDE = "http://www.w3.org/2001/XInclude"
 
 
@@ -59,14 +68,15 @@ def load(path: Path):
     cannot be drawn otherwise."""
     data = read_bytes(path, SVG)
     where = Location(Path(path))
-    vet(data, where)
-    drawing = _convert(data, where)
+    drawing = _convert(vet(data, where), where)
     return drawing
 
 
-def vet(data: bytes, where: Location) -> None:
+def vet(data: bytes, where: Location) -> bytes:
     """Refuse `data` unless it is well-formed SVG that refers to nothing outside itself and uses only features
-    svglib draws, within the element and depth limits."""
+    svglib draws, within the element and depth limits; the SVG svglib is to draw: `data`, or, when it holds what
+    draws nothing (unused definitions, text off the canvas, invisible paint) or opacities that round to 1, `data`
+    without those and with 1 for them (see `_prune`)."""
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
@@ -85,12 +95,15 @@ def vet(data: bytes, where: Location) -> None:
                           code="bad-image")
     if any(isinstance(node, etree._ProcessingInstruction) for node in root.itersiblings(preceding=True)):
         raise _refused("has a processing instruction (a stylesheet outside the file?)", where)
-    identified = {node.get("id"): node for node in root.iter() if isinstance(node.tag, str) and node.get("id")}
     _check(root, where)
+    changed = _prune(root, where)
+    _supported(root, where)
+    identified = {node.get("id"): node for node in root.iter() if isinstance(node.tag, str) and node.get("id")}
     count = _extent(root, identified, where, [])
     if count > MAX_ELEMENTS:
         raise MusterError(f"{count:,} elements (counting what <use> repeats) is over the limit of "
                           f"{MAX_ELEMENTS:,}", where, code="too-large")
+    return etree.tostring(root) if changed else data
 
 
 def _check(root, where: Location) -> None:
@@ -98,7 +111,6 @@ def _check(root, where: Location) -> None:
     hears of the reference even when the element holding it could not be drawn either."""
     from lxml import etree
 
-    elements = []
     numbers = 0
     for node in root.iter():
         if isinstance(node, etree._ProcessingInstruction):
@@ -126,12 +138,23 @@ def _check(root, where: Location) -> None:
                 raise _refused("imports a stylesheet (@import)", where)
             _urls(node.text or "", where)
         if drawn:
-            elements.append((name.localname, node))
-            numbers += sum(len(_NUMBER.findall(node.get(key) or "")) for key in ("d", "points"))
+            for key, written in _WRITTEN.items():
+                data = node.get(key) or ""
+                if not written.fullmatch(data):
+                    bad = next(word for word in re.split(r"[\s,]+", data) if not written.fullmatch(word))
+                    raise MusterError(f"<{name.localname} {key}=...> holds {_shown(bad)}, which is not a number: "
+                                      "every number must be finite", where, code="svg-number")
+                numbers += len(_NUMBER.findall(data))
     if numbers > MAX_NUMBERS:
         raise MusterError(f"{numbers:,} numbers in its paths is over the limit of {MAX_NUMBERS:,}", where,
                           code="too-large")
-    for local, node in elements:
+
+
+def _supported(root, where: Location) -> None:
+    """Refuse what svglib would draw wrongly or not at all, among what is left to draw."""
+    from lxml import etree
+
+    for node, local in _drawn(root):
         if local in UNDRAWN:
             raise _undrawn(f"<{local}>", UNDRAWN[local], where)
         if local not in DRAWN:
@@ -157,14 +180,155 @@ def _style(css: str, where: Location) -> None:
 def _property(prop: str, value: str, where: Location) -> None:
     value = value.strip()
     if prop.endswith("opacity"):
-        try:
-            opaque = float(value[:-1]) / 100 if value.endswith("%") else float(value)
-        except ValueError:
-            opaque = 0.0
-        if opaque < 1:
+        if _opacity(value) != 1:
             raise _undrawn(f"transparency ({prop}: {value})", "use solid colours", where)
     elif value.lower() != "none":
         raise _undrawn(f"{prop}", "apply it in the drawing program and export paths", where)
+
+
+def _opacity(value: str) -> float | None:
+    """An opacity as drawn: 1 from OPAQUE up (what an editor writes for a solid colour, 0.992), 0 for none
+    (nothing is painted), else the fraction, which cannot be drawn; None when it is not a number."""
+    value = value.strip()
+    try:
+        fraction = float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    except ValueError:
+        return None
+    if not math.isfinite(fraction):
+        return None
+    return 1.0 if fraction >= OPAQUE else 0.0 if fraction <= 0 else fraction
+
+
+def _drawn(root):
+    """(element, local name) of each element of the SVG namespace."""
+    from lxml import etree
+
+    for node in root.iter():
+        if isinstance(node.tag, str):
+            name = etree.QName(node)
+            if name.namespace in (None, "http://www.w3.org/2000/svg"):
+                yield node, name.localname
+
+
+def _prune(root, where: Location) -> bool:
+    """Take out of the tree what draws nothing, and write 1 for opacities that round to it; whether it changed.
+
+    What draws nothing: a definition (in <defs>) that nothing refers to, whatever it is; a <text> wholly off the
+    canvas, placed without a transform; an element of opacity 0 or display none that nothing refers to. A fill- or
+    stroke-opacity of 0 is a fill or stroke of none. What is left is checked as before (`_supported`)."""
+    referred = _referred(root)
+    canvas = _canvas(root)
+    changed = False
+    for node, local in list(_drawn(root)):
+        if node is root or not _attached(node, root):
+            continue  # in a subtree already taken out
+        changed |= _opacities(node)
+        unused = local == "defs" or node.get("id") not in referred
+        if local == "defs":
+            for child in list(node):
+                if not any(inner.get("id") in referred for inner in child.iter() if isinstance(inner.tag, str)):
+                    node.remove(child)
+                    changed = True
+        elif unused and (local == "text" and canvas and _off_canvas(node, canvas)
+                         or node.get("display") == "none" or "display:none" in _compact(node.get("style"))):
+            node.getparent().remove(node)
+            changed = True
+    for node, local in _drawn(root):
+        if local == "style" and node.text:
+            css = _OPACITY.sub(_css_opacity, node.text)
+            changed |= css != node.text
+            node.text = css
+    return changed
+
+
+def _compact(text: str | None) -> str:
+    return "".join((text or "").split()).lower()
+
+
+def _attached(node, root) -> bool:
+    while node is not None and node is not root:
+        node = node.getparent()
+    return node is root
+
+
+def _referred(root) -> set[str]:
+    """The ids that something in the SVG refers to: by href="#id" or url(#id), in attributes and <style>."""
+    from lxml import etree
+
+    referred = set()
+    for node in root.iter():
+        if not isinstance(node.tag, str):
+            continue
+        for attribute, value in node.attrib.items():
+            if etree.QName(attribute).localname == "href" and value.strip().startswith("#"):
+                referred.add(value.strip()[1:])
+            referred.update(target[1:] for target in _URL.findall(value) if target.startswith("#"))
+        if etree.QName(node).localname == "style":
+            referred.update(target[1:] for target in _URL.findall(node.text or "") if target.startswith("#"))
+    return referred
+
+
+def _number(text: str | None, default: float) -> float:
+    """The number `text` starts with (12 of "12px"), signed; `default` when it starts with none."""
+    match = _SIGNED.match((text or "").strip())
+    return float(match.group()) if match else default
+
+
+def _canvas(root) -> tuple[float, float, float, float] | None:
+    """The canvas (x, y, w, h) in user units: the viewBox, else the width and height; None when neither says."""
+    box = (root.get("viewBox") or "").replace(",", " ").split()
+    if len(box) == 4:
+        try:
+            return tuple(float(v) for v in box)
+        except ValueError:
+            return None
+    width, height = _number(root.get("width"), 0), _number(root.get("height"), 0)
+    return (0.0, 0.0, width, height) if width > 0 and height > 0 else None
+
+
+def _off_canvas(text, canvas: tuple[float, float, float, float]) -> bool:
+    """Whether a <text> lies wholly off the canvas: placed by x and y alone (no transform on it or around it, so
+    where it is can be told), its box taken generously (a character as wide as the font is high, either side of
+    its anchor; from a font-size above the baseline to half one below)."""
+    node = text
+    while node is not None:
+        if node.get("transform"):
+            return False
+        node = node.getparent()
+    style = dict((p.strip().lower(), v.strip()) for p, v in _DECLARATION.findall(text.get("style") or ""))
+    size = _number(style.get("font-size", text.get("font-size")), 16.0)
+    x, y = _number(text.get("x"), 0.0), _number(text.get("y"), 0.0)
+    reach = size * max(1, len("".join(text.itertext())))
+    left, top, width, height = canvas
+    return (x - reach >= left + width or x + reach <= left or y - size >= top + height or y + size / 2 <= top)
+
+
+def _opacities(node) -> bool:
+    """`node`'s opacities, as attributes or in its style, made what they draw: 1 for one that rounds to 1; for one
+    of 0, what it means (display, fill or stroke none) at the end of its style, where it outranks what precedes it.
+    Whether anything changed; other opacities are left for `_supported` to refuse."""
+    style = node.get("style") or ""
+    for prop in INVISIBLE:
+        value = node.get(prop)
+        if value is not None and _opacity(value) in (0.0, 1.0):
+            del node.attrib[prop]
+            style += f";{prop}:{value}"  # decided below, with the style's own
+    rewritten = _OPACITY.sub(_css_opacity, style)
+    if rewritten == (node.get("style") or ""):
+        return False
+    node.set("style", ";".join(part for part in rewritten.split(";") if part.strip()))
+    return True
+
+
+def _css_opacity(match) -> str:
+    """A declaration of an opacity in CSS, as drawn: 1 for one that rounds to 1, what 0 means for 0."""
+    prop, value = match.group(1).lower(), match.group(2)
+    drawn = _opacity(value)
+    if drawn == 1:
+        return f"{match.group(1)}:1"
+    if drawn == 0:
+        return INVISIBLE[prop]
+    return match.group(0)
 
 
 def _urls(value: str, where: Location) -> None:
@@ -230,7 +394,32 @@ def _convert(data: bytes, where: Location):
                           code="svg-undrawable")
     if drawing is None or drawing.width <= 0 or drawing.height <= 0:
         raise MusterError("has no size: give it a viewBox, or a width and a height", where, code="bad-image")
+    _finite(drawing, where)
+    if not (drawing.width >= MIN_SIDE and drawing.height >= MIN_SIDE):
+        raise MusterError(f"is {drawing.width:g} x {drawing.height:g} points, under the least of {MIN_SIDE:g}: give "
+                          "it a larger viewBox, or a width and a height", where, code="svg-number")
     return drawing
+
+
+def _finite(node, where: Location) -> None:
+    """Refuse the drawing svglib made when any number in it (a size, a coordinate, a transform, a stroke's width or
+    dashes) is nan, infinite or beyond MAX_COORDINATE: SVG's numbers are read by float(), which takes 'nan', 'inf'
+    and 1e308, and reportlab would write them into the PDF or fail dividing by them. The drawing is checked, not
+    the text, so that every attribute, style and transform svglib reads is covered whatever its syntax."""
+    pending, seen = [node], set()
+    while pending:
+        value = pending.pop()
+        if id(value) in seen:  # svglib may share a shape among the <use>s of it
+            continue
+        seen.add(id(value))
+        if isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif isinstance(value, float) or isinstance(value, int) and not isinstance(value, bool):
+            if not (math.isfinite(value) and abs(value) <= MAX_COORDINATE):
+                raise MusterError(f"holds the number {value:g}, which cannot be drawn: every number must be finite and "
+                                  f"within ±{MAX_COORDINATE:,.0f}", where, code="svg-number")
+        elif hasattr(value, "__dict__") and not isinstance(value, type):
+            pending.extend(item for name, item in vars(value).items() if not name.startswith("_"))
 
 
 def _refused(what: str, where: Location) -> MusterError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
@@ -30,6 +31,8 @@ CARD_SIZES = {
     "counter-1in": (25.4, 25.4),
 }
 
+MAX_LENGTH_MM = 10_000.0  # any length, either way: five times the largest paper, far beyond any drawing
+MAX_DASH_MM, MAX_DASHES = 100.0, 16  # a dash pattern's on and off lengths, and how many it may alternate
 NUMBER = r"(-?\d+(?:\.\d+)?|-?\.\d+|\d+/[1-9]\d*)"  # how a length's number is written: 3, -1.5, .5, 1/8
 _LENGTH = re.compile(rf"^\s*{NUMBER}\s*(mm|cm|in|pt)?\s*$")
 _SIZE = re.compile(r"^\s*(\S+?)\s*[x×]\s*(\S+)\s*$")
@@ -42,7 +45,7 @@ def parse_length(value, *, bare_unit: str | None = None) -> float:
     if isinstance(value, (int, float)):
         if bare_unit is None:
             raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {value!r}")
-        return float(value) * MM_PER[bare_unit]
+        return _bounded(float(value) * MM_PER[bare_unit], value)
     match = _LENGTH.match(str(value))
     if not match:
         raise ValueError(f"expected a length such as 3mm or 0.125in, got {value!r}")
@@ -50,7 +53,28 @@ def parse_length(value, *, bare_unit: str | None = None) -> float:
     if unit is None:
         raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {value!r}")
     number, _, denominator = match.group(1).partition("/")
-    return float(number) / float(denominator or 1) * MM_PER[unit]
+    return _bounded(float(number) / float(denominator or 1) * MM_PER[unit], value)
+
+
+def _bounded(mm: float, value) -> float:
+    """`mm`, a length read from `value`, when it is finite and within MAX_LENGTH_MM either way."""
+    if not (math.isfinite(mm) and abs(mm) <= MAX_LENGTH_MM):
+        raise ValueError(f"expected a length from -{MAX_LENGTH_MM:,.0f} mm to {MAX_LENGTH_MM:,.0f} mm, got {value!r}")
+    return mm
+
+
+def parse_dash(value) -> tuple[float, ...]:
+    """A dash pattern, "2 1" (mm on, mm off, ...), as millimetres; () for none (empty). Each length is 0 to
+    MAX_DASH_MM and one at least is more than 0, as PDF requires; a ValueError otherwise."""
+    parts = str(value if value is not None else "").replace(",", " ").split()
+    try:
+        dashes = tuple(float(part) for part in parts)
+    except ValueError:
+        dashes = (math.nan,)
+    if len(dashes) > MAX_DASHES or not all(0 <= d <= MAX_DASH_MM for d in dashes) or dashes and not any(dashes):
+        raise ValueError(f"expected a dash pattern of up to {MAX_DASHES} lengths in mm from 0 to {MAX_DASH_MM:g}, "
+                         f"not all 0, such as \"2 1\"; got {value!r}")
+    return dashes
 
 
 def parse_size(value, named: dict[str, tuple[float, float]]) -> tuple[float, float]:

@@ -75,22 +75,25 @@ def grid_attributes(grid) -> dict:
 
 
 def numbering(grid, board: str) -> dict:
-    """Cells named as Muster names them (RegularGridNumbering.getName): column letters from A then the row from 1
-    ("C4"), or column then row zero-padded ("0304": hLeading/vLeading are the zeros a number may get). VASSAL's
+    """Cells named as Muster names them (RegularGridNumbering.getName): column letters then the row ("C4"), or
+    column then row zero-padded ("0304": hLeading/vLeading are the zeros a number may get), each counted from the
+    grid's first column and row (hOff/vOff: the number of line 0, "1701" for a map that starts there). VASSAL's
     h keys number its columns, v keys its rows; sideways, its columns are the map's rows, so the map's columns
     take the v keys and come first with first="V". No stagger: VASSAL numbers a hex by its line, as Muster does."""
-    if grid.numbering == "letter" and grid.columns > 26:
+    if grid.numbering == "letter" and grid.columns + grid.first[0] - 1 > 26:
         raise MusterError(f"{board}: VASSAL names the columns after Z AA, BB, ..., the map AA, AB; use numbering "
                           f"\"0101\" for a grid of {grid.columns} columns",
                           code="vassal-numbering")
     sideways = grid.shape == "hex" and grid.orientation == "pointy"
     shift = hex_shift(grid) if grid.shape == "hex" else 0
     column_shift, row_shift = (0, shift) if sideways else (shift, 0)
+    first_column, first_row = grid.first
     if grid.numbering == "letter":
-        kinds, offsets, zeros = ("A", "N"), (-column_shift, 1 - row_shift), (0, 0)
+        kinds, offsets, zeros = ("A", "N"), (first_column - 1 - column_shift, first_row - row_shift), (0, 0)
     else:
-        kinds, offsets = ("N", "N"), (1 - column_shift, 1 - row_shift)
-        zeros = tuple(number_digits(count) - 1 for count in (grid.columns, grid.rows))
+        kinds, offsets = ("N", "N"), (first_column - column_shift, first_row - row_shift)
+        zeros = tuple(number_digits(count + first - 1) - 1 for count, first in ((grid.columns, first_column),
+                                                                                 (grid.rows, first_row)))
     keys = dict(zip(("column", "row"), ("v", "h") if sideways else ("h", "v")))
     by_axis = {keys[line]: values for line, values in zip(("column", "row"), zip(kinds, offsets, zeros))}
     attributes = {"first": "V" if sideways else "H", "hType": by_axis["h"][0], "vType": by_axis["v"][0],

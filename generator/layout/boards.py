@@ -25,7 +25,7 @@ def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
     the same cells.
     """
     grid = board.grid
-    taken = {cell_index(label, grid.numbering, grid.columns, grid.rows)
+    taken = {cell_index(label, grid.numbering, grid.columns, grid.rows, grid.first)
              for labels in board.features.values() for label in labels}
     result = {}
     for name, placement in board.place.items():
@@ -48,14 +48,15 @@ def board_context(game: Game, board: Board, seed: int) -> dict:
     hexes = HexGrid(grid.cell, grid.orientation, grid.offset, grid.margin, grid.margin) if grid else None
 
     def index(label: str) -> tuple[int, int]:
-        return cell_index(label, grid.numbering, grid.columns, grid.rows)
+        return cell_index(label, grid.numbering, grid.columns, grid.rows, grid.first)
 
     def cell(column: int, row: int) -> dict:
         if grid.shape == "hex":
             x, y = hexes.centre(column, row)
         else:
             x, y = cell_centre(grid.shape, column, row, grid.cell, grid.margin, grid.margin)
-        return {"column": column, "row": row, "label": cell_label(column, row, grid.numbering, grid.columns, grid.rows),
+        return {"column": column, "row": row, "label": cell_label(column, row, grid.numbering, grid.columns, grid.rows,
+                                                                   grid.first),
                 "x": x, "y": y}
 
     context = {
@@ -65,7 +66,8 @@ def board_context(game: Game, board: Board, seed: int) -> dict:
     if grid is not None:
         context["grid"] = {"columns": grid.columns, "rows": grid.rows, "cell": grid.cell, "shape": grid.shape,
                            "x": grid.margin, "y": grid.margin, "orientation": grid.orientation,
-                           "offset": grid.offset, "numbering": grid.numbering}
+                           "offset": grid.offset, "numbering": grid.numbering, "first_column": grid.first[0],
+                           "first_row": grid.first[1]}
         context["placed"] = {name: [cell(*c) for c in cells] for name, cells in placed_cells(board, seed).items()}
         context["features"] = {name: [cell(*index(label)) for label in labels]
                                for name, labels in board.features.items()}

@@ -65,9 +65,8 @@ def _reach(values: dict, canvas: Canvas) -> tuple[float, float, float, float]:
 
 
 def line(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    dash = tuple(float(d) for d in values.get("dash", "").split()) if values.get("dash") else ()
     return [Line(values["x1"], values["y1"], values["x2"], values["y2"], values.get("stroke") or "#000000",
-                 values["width"], dash)]
+                 values["width"], values["dash"])]
 
 
 def circle(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
@@ -91,8 +90,8 @@ def polygon(values: dict, element: Element, canvas: Canvas, found: list[Finding]
 
 
 def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    """A PNG, JPEG, GIF or SVG from the game's folder, else from the bundled layouts, fitted to its box (with
-    `bleed: true`, the box reaches over the bleed as a box's does)."""
+    """A PNG, JPEG, GIF or SVG from the game's folder, else from the bundled layouts, fitted to its box as `fit`
+    says (with `bleed: true`, the box reaches over the bleed as a box's does)."""
     src, where = values["src"], element.fields["src"].where
     try:
         path = confined(canvas.root, src)
@@ -105,7 +104,7 @@ def image(values: dict, element: Element, canvas: Canvas, found: list[Finding]) 
     problem = image_problem(path)
     if problem:
         raise MusterError(f"src: '{src}': {problem.message}", where, code=problem.code)
-    return [Picture(path, *_reach(values, canvas))]
+    return [Picture(path, *_reach(values, canvas), values["fit"])]
 
 
 def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
@@ -207,14 +206,15 @@ def _grid_labels(values: dict, hexes: HexGrid, columns: int, rows: int, cell: fl
     gap = size / PT_PER_MM
     extent_w, extent_h = (columns * cell, rows * cell) if shape == "square" else hexes.extent(columns, rows)
     labels = []
+    first_column, first_row = values["first_column"], values["first_row"]
     for column in range(columns):
         cx, _ = _centre(values, hexes, column, 0)
         for y in (top - gap * 1.4, top + extent_h + gap * 0.4):
-            labels.append(_label(column_name(column), cx, y + gap / 2, font, size, colour))
+            labels.append(_label(column_name(column + first_column - 1), cx, y + gap / 2, font, size, colour))
     for row in range(rows):
         _, cy = _centre(values, hexes, 0, row)
         for x in (left - gap * 1.2, left + extent_w + gap * 1.2):
-            labels.append(_label(str(row + 1), x, cy, font, size, colour))
+            labels.append(_label(str(row + first_row), x, cy, font, size, colour))
     return labels
 
 
@@ -229,7 +229,8 @@ def _cell_numbers(values: dict, hexes: HexGrid, columns: int, rows: int) -> list
         below = hexes.radius * 0.5 + height * 0.1
     else:
         below = values["cell"] * 0.5 - height * 0.5 - values["cell"] * 0.06
-    return [_label(cell_label(column, row, "0101", columns, rows), cx, cy - below, font, size, colour)
+    first = (values["first_column"], values["first_row"])
+    return [_label(cell_label(column, row, "0101", columns, rows, first), cx, cy - below, font, size, colour)
             for column in range(columns) for row in range(rows)
             for cx, cy in [_centre(values, hexes, column, row)]]
 

@@ -15,10 +15,9 @@ import math
 import re
 
 from ..core import fonts, units
-from ..core.colour import COLOUR as COLOUR_PATTERN
-from ..reading.spec import MAX_GRID_LINES
+from ..core.colour import resolve
+from ..reading.spec import MAX_FIRST, MAX_GRID_LINES
 
-BASIC_COLOURS = {"black": "#000000", "white": "#ffffff"}
 MAX_NUMBER = 1000  # a `number` field's (sizes in points, leading): text is shrunk to fit from it in small steps
 TEMPLATE = {"$ref": "#/$defs/template"}  # a value a template writes, checked when the face is laid out
 FONTS = {"$ref": "#/$defs/font"}  # the fonts a game may name: the schema's, as game.yaml's `font` keys have them
@@ -91,10 +90,23 @@ class Colour:
                    "colours.")
 
     def read(self, raw, field, colours) -> str | None:
-        return colour(raw, colours)
+        return resolve(raw, colours)
 
     def schema(self, field) -> dict:
         return {"type": "string"}
+
+
+class Dash:
+    """A dash pattern: lengths in mm, on and off in turn; empty for a solid line."""
+
+    docs = "dash pattern"
+    description = "Dashes and gaps in mm, in turn: \"2 1\"; empty for a solid line."
+
+    def read(self, raw, field, colours) -> tuple[float, ...]:
+        return units.parse_dash(raw)
+
+    def schema(self, field) -> dict:
+        return {"anyOf": [{"type": ["string", "number"]}, TEMPLATE]}
 
 
 class Font:
@@ -192,20 +204,6 @@ class Name:
 
 
 LENGTH, NUMBER, COUNT, SWITCH = Length(), Number(-MAX_NUMBER, MAX_NUMBER), Count(1, MAX_GRID_LINES), Switch()
+FIRST, DASH = Count(0, MAX_FIRST), Dash()
 COLOUR, FONT, TEXT, CHOICE, KEYWORD = Colour(), Font(), Text(), Choice(), Keyword()
 ANGLE, EXPRESSION, NAME = Angle(), Expression(), Name()
-
-
-def colour(raw, colours: dict[str, str]) -> str | None:
-    """#rrggbb or cmyk(c, m, y, k) (lower case) for a colour given so, by a name of the game's `colours`, or black
-    or white; None for none."""
-    text = "" if raw is None else str(raw).strip()
-    if text in ("", "none"):
-        return None
-    if COLOUR_PATTERN.match(text):
-        return text.lower()
-    if text in colours:
-        return colours[text]
-    if text in BASIC_COLOURS:
-        return BASIC_COLOURS[text]
-    raise ValueError(f"unknown colour {text!r}: use #rrggbb, cmyk(c, m, y, k), none, or a name of the game's colours")

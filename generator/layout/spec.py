@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable
 
+from ..core.display import FITS
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.registry import Registry
 from ..reading.spec import BOARD_SHAPES, Derived
 from . import elements
-from .roles import ANGLE, CHOICE, COLOUR, COUNT, EXPRESSION, FONT, KEYWORD, LENGTH, NAME, NUMBER, SWITCH, TEXT
+from .roles import (ANGLE, CHOICE, COLOUR, COUNT, DASH, EXPRESSION, FIRST, FONT, KEYWORD, LENGTH, NAME, NUMBER,
+                    SWITCH, TEXT)
 
 LAYOUT_KEYS = ("elements", "let", "description")  # the keys of a layout file
 MAX_REPEAT = 2000  # the items a `repeat:` may give
@@ -129,7 +131,8 @@ element("line", "A straight line.",
         Field("y2", LENGTH, "Where the line ends, from the top.", required=True),
         Field("stroke", COLOUR, "The line's colour.", default=Derived("black")),
         Field("width", LENGTH, "The line's width.", default="0.25mm"),
-        Field("dash", TEXT, "Dashes and gaps in mm, in turn: \"1 1\"; none for a solid line."))
+        Field("dash", DASH, "Dashes and gaps in mm, in turn, up to 16 of 0 to 100 mm: \"1 1\"; empty for a "
+                            "solid line.", default=""))
 element("circle", "A circle, filled and/or outlined.",
         Field("cx", LENGTH, "The centre, from the left.", required=True),
         Field("cy", LENGTH, "The centre, from the top.", required=True),
@@ -152,10 +155,13 @@ element("paragraph", "Lines broken to the box's width, shrunk until they fit its
         Field("valign", CHOICE, "Where the lines sit in the box's height.", default="top",
               choices=("top", "middle", "bottom")),
         rotates=True)
-element("image", "A PNG, JPEG, GIF or SVG (drawn as vectors) fitted inside its box, keeping its proportions.",
+element("image", "A PNG, JPEG, GIF or SVG (drawn as vectors) fitted to its box as fit: says.",
         *BOX,
         Field("src", TEXT, "The image's file, in the game folder or else the bundled layouts.", required=True),
         Field("bleed", SWITCH, f"{BLEED}, as a box's does: for full-bleed pictures.", default=False),
+        Field("fit", CHOICE, "contain: the whole image, keeping its proportions, centred in the box; cover: the box "
+                             "filled, keeping its proportions, cut to the box; stretch: the box filled, its "
+                             "proportions given up.", default="contain", choices=FITS),
         rotates=True)
 element("grid", "A square grid, or hexes, of columns x rows cells, optionally with its cells' names.",
         Field("x", LENGTH, "The left of the grid.", required=True),
@@ -176,7 +182,9 @@ element("grid", "A square grid, or hexes, of columns x rows cells, optionally wi
         Field("offset", CHOICE, "Hexes: even pushes the even columns (or rows) instead of the odd ones.",
               default="odd", choices=OFFSETS),
         Field("numbering", CHOICE, "Labels: letter (column letters and row numbers around the grid), 0101 (each "
-                                   "cell's number inside its top) or none.", default="letter", choices=NUMBERINGS))
+                                   "cell's number inside its top) or none.", default="letter", choices=NUMBERINGS),
+        Field("first_column", FIRST, "The number of the first column (a published map's 1701 has 17).", default=1),
+        Field("first_row", FIRST, "The number of the first row (1701 has 01).", default=1))
 element("unit", "A NATO-style unit symbol, as large as fits its box with room for its echelon's mark above the "
                 "frame (see Unit symbols).",
         *BOX,

@@ -7,11 +7,11 @@ from ..core.geometry import HexGrid, cell_index, grid_extent
 from ..core.model import Board, BoardGrid, Hexside, Placement, Terrain, frozen
 from ..core.units import parse_size
 from ..core import sandbox
-from .kinds import DECK_ID
+from .kinds import DECK_ID, NAMED_COLOUR, named_colour
 from .reader import Reader, at, join
 from .sourcemap import Map
 from .rules import formula
-from .spec import BOARD, BOARD_SHAPES, GAME, GRID, HEXSIDE, MAX_BOARD_MM, MIN_BOARD_MM, PLACE, TERRAIN
+from .spec import BOARD, BOARD_SHAPES, GAME, GRID, HEXSIDE, MAX_BOARD_MM, MAX_FIRST, MIN_BOARD_MM, PLACE, TERRAIN
 
 
 def board_size(value, constants: dict) -> tuple[float, float]:
@@ -30,7 +30,7 @@ def board_size(value, constants: dict) -> tuple[float, float]:
         raise MusterError(str(exc), code="bad-size") from None
 
 
-def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
+def read_boards(reader: Reader, data: Map, constants: dict, colours: dict[str, str]) -> dict[str, Board]:
     result = {}
     for board_id, body, field, where in reader.entries(data, GAME["boards"], "board"):
         reader.keys(body, field, BOARD)
@@ -43,7 +43,8 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             extent = grid_extent(grid.shape, grid.columns, grid.rows, grid.cell, grid.orientation, grid.offset)
             size = (extent[0] + 2 * grid.margin, extent[1] + 2 * grid.margin)
         else:
-            reader.error(body.where, field, "give size, or a grid to size the board by", "missing-key")
+            if "grid" not in body:  # a grid given but wrong has been reported
+                reader.error(body.where, field, "give size, or a grid to size the board by", "missing-key")
             continue
         if not (MIN_BOARD_MM <= size[0] <= MAX_BOARD_MM and MIN_BOARD_MM <= size[1] <= MAX_BOARD_MM):
             reader.error(at(body, "size"), join(field, "size"),
@@ -61,7 +62,7 @@ def read_boards(reader: Reader, data: Map, constants: dict) -> dict[str, Board]:
             layout=body["layout"], size=size, grid=grid,
             place=frozen(_placements(reader, body, field, constants, grid)),
             features=frozen(_features(reader, body, field, grid)), seed=reader.value(body, BOARD["seed"], field),
-            where=where, paper=reader.value(body, BOARD["paper"], field), **_hex_terrain(reader, body, field, grid),
+            where=where, paper=reader.value(body, BOARD["paper"], field), **_hex_terrain(reader, body, field, grid, colours),
         )
     return result
 
@@ -83,24 +84,35 @@ def _grid(reader: Reader, body: Map, field: str, constants: dict) -> BoardGrid |
                          "out-of-range")
             return None
         numbers[key.name] = value
-    cell = reader.attempt(spec.where, field, GRID["cell"].read, spec.get("cell"))
+    cell = reader.attempt(at(spec, "cell"), join(field, "cell"), GRID["cell"].read, spec.get("cell"))
     if cell is None:
         return None
-    margin = reader.attempt(spec.where, field, GRID["margin"].read, spec.get("margin", GRID["margin"].default))
+    margin = reader.attempt(at(spec, "margin"), join(field, "margin"), GRID["margin"].read,
+                            spec.get("margin", GRID["margin"].default))
     if margin is None:
         return None
     shape = spec.get("shape", GRID["shape"].default)
-    if shape not in BOARD_SHAPES or cell <= 0:
-        reader.error(spec.where, field, f"expected shape square or hex and a positive cell, got {shape!r}, {cell:g} mm",
-                     "out-of-range" if shape in BOARD_SHAPES else "bad-choice")
+    if shape not in BOARD_SHAPES:  # a cell's bounds are its key's (spec.GRID)
+        reader.error(at(spec, "shape"), join(field, "shape"), f"expected shape square or hex, got {shape!r}",
+                     "bad-choice")
         return None
     numbering = spec.get("numbering")
     if isinstance(numbering, int) and not isinstance(numbering, bool):
         reader.error(at(spec, "numbering"), join(field, "numbering"),
                      f"write \"0101\" in quotes: unquoted, YAML reads it as the number {numbering}", "wrong-type")
         return None
+    first = tuple(reader.value(spec, GRID[name], field) for name in ("first_column", "first_row"))
+    if first[0] + numbers["columns"] - 1 > MAX_FIRST or first[1] + numbers["rows"] - 1 > MAX_FIRST:
+        reader.error(at(spec, "first_column"), join(field, "first_column"),
+                     f"the last column and row are numbered at most {MAX_FIRST}", "out-of-range")
+        return None
+    if first[0] < 1 and spec.get("numbering", GRID["numbering"].default) == "letter":
+        reader.error(at(spec, "first_column"), join(field, "first_column"),
+                     "letter numbering starts at column 1 (A) or later", "out-of-range")
+        return None
     return BoardGrid(numbers["columns"], numbers["rows"], cell, shape, margin,
-                     *(reader.value(spec, GRID[name], field) for name in ("orientation", "offset", "numbering")))
+                     *(reader.value(spec, GRID[name], field) for name in ("orientation", "offset", "numbering")),
+                     first)
 
 
 def _placements(reader: Reader, body: Map, field: str, constants: dict, grid: BoardGrid | None) -> dict:
@@ -157,7 +169,7 @@ def _features(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> 
 
 def _cell(grid: BoardGrid, label) -> tuple[int, int] | None:
     """(column, row) of the cell `label` names by the grid's numbering; None when the grid has no such cell."""
-    index = cell_index(label, grid.numbering, grid.columns, grid.rows)
+    index = cell_index(label, grid.numbering, grid.columns, grid.rows, grid.first)
     if index is None or not (0 <= index[0] < grid.columns and 0 <= index[1] < grid.rows):
         return None
     return index
@@ -175,13 +187,15 @@ def _hex_label(grid: BoardGrid, label, where, field: str, reader: Reader) -> tup
     return index
 
 
-def _hex_terrain(reader: Reader, body: Map, field: str, grid: BoardGrid | None) -> dict:
+def _hex_terrain(reader: Reader, body: Map, field: str, grid: BoardGrid | None, colours: dict[str, str]) -> dict:
     """The board's terrain kinds, its hexes' terrain and its hexsides, each hexside checked to lie between two
     neighbouring hexes of the grid."""
     terrain = {}
     for name, spec, where in _terrain_specs(reader, body, field):
         reader.keys(spec, where, TERRAIN)
-        values = {key.name: reader.value(spec, key, where) for key in TERRAIN.keys}
+        values = {key.name: reader.attempt(at(spec, key.name), join(where, key.name), named_colour, spec.get(key.name),
+                                           colours) if key.kind is NAMED_COLOUR else reader.value(spec, key, where)
+                  for key in TERRAIN.keys}
         terrain[str(name)] = Terrain(**{**values, "name": values["name"] or str(name)})
     raw_hexes, raw_sides = reader.section(body, BOARD["hexes"], field), body.get("hexsides", [])
     if not (raw_hexes or raw_sides) or (grid is None and "grid" in body):  # a bad grid is reported already

@@ -63,6 +63,10 @@ def read_game_fonts(reader: Reader, data: Map, root: Path) -> fonts.FontBook:
         if "regular" in names:
             families[name] = {style: names.get(style) or next(names[s] for s in FALLBACKS[style] if s in names)
                               for style in fonts.STYLES}
+            for style in fonts.STYLES:  # a face not given is its stand-in under its own name too: display-bold,
+                if style not in names:  # which layouts and the rulebook's headings name, is the family's regular
+                    stand_in = families[name][style]
+                    files[name + SUFFIXES[style]], stamps[name + SUFFIXES[style]] = files[stand_in], stamps[stand_in]
     book = fonts.FontBook(files, families, stamps)
     fonts.use(book)
     return book

@@ -8,19 +8,21 @@ mappings) have no coercion here: the section that owns them reads them.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core import fonts
-from ..core.colour import COLOUR, EXAMPLES
+from ..core.colour import COLOUR, EXAMPLES, resolve
 from ..core.errors import MusterError
-from ..core.units import CARD_SIZES, paper_name, parse_length, parse_size
+from ..core.units import CARD_SIZES, paper_name, parse_dash, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 YEAR_FROM = re.compile(r"^\s*(\d{1,4})\s*\+?\s*$")
 MAX_SHOWN = 80  # characters of a value a message shows
+MAX_NUMBER = 1e15  # any number of game.yaml or a deck file, either way: beyond it a float no longer counts in ones
 
 
 def describe(value) -> str:
@@ -61,6 +63,9 @@ def _integer(value, key) -> int:
 def _number(value, key):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise MusterError(f"expected a number, got {describe(value)}", code="wrong-type")
+    if not (math.isfinite(value) and abs(value) <= MAX_NUMBER):  # YAML's .nan and .inf, and 1e400 read as inf
+        raise MusterError(f"expected a finite number from -{MAX_NUMBER:.0e} to {MAX_NUMBER:.0e}, got {describe(value)}",
+                          code="out-of-range")
     return value
 
 
@@ -84,9 +89,24 @@ def _version(value, key):
 
 def _length(value, key) -> float:
     try:
-        return parse_length(value)
+        length = parse_length(value)
     except ValueError as exc:
         raise MusterError(str(exc), code="bad-length") from None
+    if key is not None and (key.minimum is not None and length < key.minimum
+                            or key.maximum is not None and length > key.maximum):
+        raise MusterError(f"expected a length from {key.minimum:g} mm to {key.maximum:g} mm, got {describe(value)}",
+                          code="out-of-range")
+    return length
+
+
+def _dash(value, key) -> str:
+    """A dash pattern as written, once it is one that can be drawn (units.parse_dash)."""
+    text = _text("" if value is None else value, key)
+    try:
+        parse_dash(text)
+    except ValueError as exc:
+        raise MusterError(str(exc), code="bad-dash") from None
+    return text
 
 
 def _face_size(value, key) -> tuple[float, float]:
@@ -112,6 +132,17 @@ def _colour(value, key) -> str:
     if not isinstance(value, str) or not COLOUR.match(value):
         raise MusterError(f"expected a colour such as {EXAMPLES}, got {describe(value)}", code="bad-colour")
     return value
+
+
+def named_colour(value, colours: dict[str, str]) -> str | None:
+    """A colour of game.yaml that may also be a name (NAMED_COLOUR), read as layouts read one (colour.resolve)."""
+    if value is not None and not isinstance(value, str):
+        raise MusterError(f"expected a colour such as {EXAMPLES} or a name of colours:, got {describe(value)}",
+                          code="bad-colour")
+    try:
+        return resolve(value, colours)
+    except ValueError as exc:
+        raise MusterError(str(exc), code="bad-colour") from None
 
 
 def _tokens(value, key) -> tuple[str, ...]:
@@ -144,9 +175,11 @@ BOOLEAN = Kind("boolean", "true or false", _boolean)
 CHOICE = Kind("choice", "one of", _choice)
 FONT = Kind("font", "font", _font)
 LENGTH = Kind("length", "length", _length)
+DASH = Kind("dash", "dash pattern", _dash)
 FACE_SIZE = Kind("size", "size", _face_size)
 PAPER = Kind("paper", "paper", _paper)
 HEX_COLOUR = Kind("colour", "colour", _colour)
+NAMED_COLOUR = Kind("named-colour", "colour or name")                # also black, white, none, a name of colours:
 TOKENS = Kind("tokens", "list of tokens", _tokens)
 SCALAR = Kind("scalar", "number or text")
 FILE = Kind("file", "file")                                          # below the game folder

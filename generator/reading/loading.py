@@ -14,7 +14,7 @@ from ..core.model import CardSet, Deck, Game, Icon, Rulebook, frozen
 from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
-from .kinds import COLOUR, EXAMPLES, HEX_COLOUR, NAME, describe
+from .kinds import HEX_COLOUR, NAME, NUMBER, describe, named_colour
 from .reader import Reader, at, join
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
@@ -49,7 +49,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
         rules = read_rules(reader, data, traits, decks, constants)
         game_variants = read_variants(reader, data, traits, vocabularies)
         tables = _tables(reader, data)
-        boards = read_boards(reader, data, constants)
+        boards = read_boards(reader, data, constants, colours)
     rulebook = _rulebook(reader, data, root)
     shop = reader.value(data, GAME["shop"], "") or ""
     for name in variants:
@@ -136,6 +136,8 @@ def _constants(reader: Reader, data: Map) -> dict:
                          "bad-name")
         elif isinstance(value, (Map, Seq)):
             reader.error(constants.value_where[key], join("constants", key), "expected a number or text", "wrong-type")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            reader.attempt(constants.value_where[key], join("constants", key), NUMBER.read, value)
     return dict(constants)
 
 
@@ -158,14 +160,7 @@ def _icons(reader: Reader, data: Map, root: Path, colours: dict[str, str]) -> di
             reader.error(body.where, field, "give either glyph or image",
                          "missing-key" if glyph is None else "key-conflict")
             continue
-        colour = body.get("colour")
-        if isinstance(colour, str) and colour in colours:
-            colour = colours[colour]  # a name of the game's colours, as layouts allow
-        if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
-            reader.error(at(body, "colour"), join(field, "colour"),
-                         f"expected a colour such as {EXAMPLES} or a name of colours:, got {describe(colour)}",
-                         "bad-colour")
-            colour = None
+        colour = reader.attempt(at(body, "colour"), join(field, "colour"), named_colour, body.get("colour"), colours)
         image_path = None
         if image is not None:
             image_path = reader.attempt(at(body, "image"), join(field, "image"), confined, root, str(image))

@@ -18,8 +18,8 @@ from typing import Any
 from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
-    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DECK_ID, DECK_IDS, FACE_SIZE, FILE, FILES, FONT, FORMULA, FREE, HEX_COLOUR,
-    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
+    BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, FACE_SIZE, FILE, FILES, FONT, FORMULA, FREE, HEX_COLOUR,
+    INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR, NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS,
     TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
 )
 
@@ -30,6 +30,9 @@ MAX_TABLE_ROWS = 500
 MIN_FACE_MM, MAX_FACE_MM = 5.0, 600.0
 MIN_BOARD_MM, MAX_BOARD_MM = 10.0, 2000.0
 MAX_GRID_LINES = 200
+MAX_FIRST = 9_999  # the first column's or row's number: a published map's 1701 is 17
+MIN_CELL_MM = 1.0  # a board's cell: smaller is not a space a piece can stand on
+MAX_LINE_MM = 50.0  # a hexside's width
 COMPONENTS = ("cards", "tokens")
 SHAPES = ("rect", "round", "hex")
 PACKINGS = ("spaced", "sheet")
@@ -116,7 +119,7 @@ FONT_FAMILY = Section("fonts.<name>", (
 ICON = Section("icons.<name>", (
     Key("glyph", TEXT, "A character of a bundled font; give glyph or image."),
     Key("font", FONT, "The glyph's font.", default="text"),
-    Key("colour", HEX_COLOUR, "The glyph's colour: \"#rrggbb\" or a name of colours:."),
+    Key("colour", NAMED_COLOUR, "The glyph's colour: \"#rrggbb\", cmyk(...), black, white or a name of colours:."),
     Key("image", FILE, "A PNG, JPEG, GIF or SVG in the game folder; SVG is drawn as vectors."),
 ))
 
@@ -156,7 +159,7 @@ FORMAT = Section("decks.<id>.format", (
     Key("packing", CHOICE, "spaced: bleed and crop marks; sheet: edge to edge, shared cut lines.",
         default="spaced", choices=PACKINGS),
     Key("safe", LENGTH, "Text is kept this far inside the edge.",
-        default=Derived("3 mm, 6 % of the side on small faces")),
+        default=Derived("3 mm, 6 % of the side on small faces"), minimum=0, maximum=MAX_FACE_MM / 2),
 ))
 
 GROUP = Section("decks.<id>.group", (
@@ -230,26 +233,31 @@ VARIANT = Section("variants.<name>", (
 GRID = Section("boards.<id>.grid", (
     Key("columns", WHOLE_FORMULA, "Columns of cells.", required=True, minimum=1, maximum=MAX_GRID_LINES),
     Key("rows", WHOLE_FORMULA, "Rows of cells.", required=True, minimum=1, maximum=MAX_GRID_LINES),
-    Key("cell", LENGTH, "A square's side, or a hex's width across the flats.", required=True),
+    Key("cell", LENGTH, "A square's side, or a hex's width across the flats.", required=True, minimum=MIN_CELL_MM,
+        maximum=MAX_BOARD_MM),
     Key("shape", CHOICE, "square, or hex: flat-topped, odd columns half a cell lower.", default="square",
         choices=BOARD_SHAPES),
-    Key("margin", LENGTH, "Room around the grid, for coordinates.", default="12mm"),
+    Key("margin", LENGTH, "Room around the grid, for coordinates.", default="12mm", minimum=0,
+        maximum=MAX_BOARD_MM / 2),
     Key("orientation", CHOICE, "Hexes flat-topped (columns interlock) or pointy-topped (rows interlock).",
         default="flat", choices=ORIENTATIONS),
     Key("offset", CHOICE, "Which hex columns (flat) or rows (pointy) are pushed half a hex: odd (the 2nd, 4th, ...) "
         "or even (the 1st, 3rd, ...).", default="odd", choices=OFFSETS),
     Key("numbering", CHOICE, "How cells are named in the data and printed: letter (C4), \"0101\" (column then row, "
         "0304), or none (named 0304, nothing printed).", default="letter", choices=NUMBERINGS),
+    Key("first_column", INTEGER, "The number of the first column (1 is A for letter numbering): 17 for a map "
+        "numbered from 1701.", default=1, minimum=0, maximum=MAX_FIRST),
+    Key("first_row", INTEGER, "The number of the first row.", default=1, minimum=0, maximum=MAX_FIRST),
 ))
 
 TERRAIN = Section("boards.<id>.terrain.<name>", (
     Key("name", TEXT, "The terrain's name, for a legend.", default=Derived("the terrain's key")),
-    Key("fill", HEX_COLOUR, "A hex's fill."),
+    Key("fill", NAMED_COLOUR, "A hex's fill: \"#rrggbb\", cmyk(...), black, white or a name of colours:."),
     Key("symbol", TEXT, "A character printed in each of its hexes, so it reads in greyscale too.", default=""),
-    Key("colour", HEX_COLOUR, "The symbol's colour."),
-    Key("stroke", HEX_COLOUR, "A hexside's line colour (river, road, border)."),
-    Key("width", LENGTH, "A hexside's line width.", default="1mm"),
-    Key("dash", STRING, "A hexside's dash pattern in mm: \"2 1\"; none when empty.", default=""),
+    Key("colour", NAMED_COLOUR, "The symbol's colour."),
+    Key("stroke", NAMED_COLOUR, "A hexside's line colour (river, road, border)."),
+    Key("width", LENGTH, "A hexside's line width.", default="1mm", minimum=0, maximum=MAX_LINE_MM),
+    Key("dash", DASH, "A hexside's dash pattern in mm, on and off: \"2 1\"; none when empty.", default=""),
 ))
 
 HEXSIDE = Section("boards.<id>.hexsides[]", (

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import TRAIT_KINDS, Term, Trait, Vocabulary, frozen
-from .kinds import BOOLEAN, NAME, TEXT, YEAR_FROM, describe
+from .kinds import BOOLEAN, NAME, NUMBER, TEXT, YEAR_FROM, describe
 from .reader import Reader, at, join, known
 from .sourcemap import Map
 from .spec import GAME, RESERVED_CARD_KEYS, TERM, TRAIT, VOCABULARY
@@ -106,7 +106,7 @@ def parse_trait(trait: Trait, value: Any, vocabularies: dict) -> Any:
             tokens = f" or one of {', '.join(trait.also)}" if trait.also else ""
             raise MusterError(f"expected {'an integer' if kind == 'integer' else 'a number'}{tokens}, "
                               f"got {describe(value)}", code="wrong-type")
-        return _bounded(trait, value)
+        return _bounded(trait, NUMBER.read(value))
     if kind == "year_from":
         match = YEAR_FROM.match(str(value)) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
         if not match:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from ..core.errors import Finding, MusterError
+from ..core.errors import Finding, MusterError, has_errors
 from ..core.files import sha256
 from ..core.options import Options
 from ..core.plan import BoardPrint, Built, Plan
@@ -83,6 +83,8 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
                 for sheet in sheets(fronts[:ready], backs[:ready], arrangement, duplex):
                     writer.sheet(sheet, faces)
                 del fronts[:ready], backs[:ready]
+        if deck.groups and any(has_errors(findings[deck_id]) for deck_id in group):
+            continue  # a face that failed to lay out left no front: the blocks cannot be set, and the build fails
         last = (grouped_sheets(fronts, backs, deck.groups, arrangement, duplex) if deck.groups
                 else sheets(fronts, backs, arrangement, duplex))
         for sheet in last:

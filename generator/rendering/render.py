@@ -19,7 +19,7 @@ from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
 from .inks import Inks, hex_of
-from .vectors import Forms
+from .vectors import Forms, scales
 
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
@@ -27,6 +27,7 @@ PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator th
 PAINTERS: Registry = Registry("painter of")
 # What leaves the stroke colour, width and dash as lines set them: a text object changes only the fill colour.
 KEEPS_LINES = (Line, Run)
+MAX_MM = 1e6  # any number of a display list: the input checks keep lengths far inside it
 
 # Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
 rl_config.useA85 = 0
@@ -77,8 +78,13 @@ class Painter:
         values = self.colour(colour)
         (self.canvas.setStrokeColorRGB if len(values) == 3 else self.canvas.setStrokeColorCMYK)(*values)
 
-    def paint(self, items: Iterable, height: float) -> None:
-        """Draws `items`, each run of consecutive items of one kind by the painter of that kind (PAINTERS)."""
+    def paint(self, items: tuple, height: float) -> None:
+        """Draws `items`, each run of consecutive items of one kind by the painter of that kind (PAINTERS), once
+        every number in them is known to be one PDF can carry."""
+        _drawable(items)
+        self._paint(items, height)
+
+    def _paint(self, items: Iterable, height: float) -> None:
         for kind, run in groupby(items, type):
             if self.line is not None and kind not in KEEPS_LINES:
                 self._end_lines()
@@ -116,7 +122,7 @@ class Painter:
             c.translate(item.cx * PT_PER_MM, (height - item.cy) * PT_PER_MM)
             c.rotate(-item.angle)  # clockwise on the card; PDF turns counter-clockwise
             c.translate(-item.cx * PT_PER_MM, -(height - item.cy) * PT_PER_MM)
-            self.paint(item.items, height)
+            self._paint(item.items, height)
             c.restoreState()
 
     @PAINTERS.register(Rect)
@@ -157,15 +163,32 @@ class Painter:
     @PAINTERS.register(Picture)
     def _pictures(self, pictures: Iterable[Picture], height: float) -> None:
         for item in pictures:
-            x, y = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM
-            w, h = item.w * PT_PER_MM, item.h * PT_PER_MM
-            if svg.is_svg(item.path):
-                self.vectors.draw(item.path, x, y, w, h)
-                continue
+            self._picture(item, height)
+
+    def _picture(self, item: Picture, height: float) -> None:
+        """An image or SVG fitted to its box as item.fit says; cut to the box when it covers it."""
+        c = self.canvas
+        x, y, w, h = item.x * PT_PER_MM, (height - item.y - item.h) * PT_PER_MM, item.w * PT_PER_MM, item.h * PT_PER_MM
+        if item.fit == "cover":
+            c.saveState()
+            box = c.beginPath()
+            box.rect(x, y, w, h)
+            c.clipPath(box, stroke=0, fill=0)
+        if svg.is_svg(item.path):
+            self.vectors.draw(item.path, x, y, w, h, item.fit)
+        else:
             reader = self.images.get(item.path)
             if reader is None:
                 reader = self.images[item.path] = self._image(item.path)
-            self.canvas.drawImage(reader, x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
+            if item.fit == "contain":  # reportlab's own placing, as every kit before fit: was drawn
+                c.drawImage(reader, x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
+            else:
+                size = reader.getSize()
+                across, up = scales(size, (w, h), item.fit)
+                c.drawImage(reader, x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2, size[0] * across,
+                            size[1] * up, mask="auto")
+        if item.fit == "cover":
+            c.restoreState()
 
     def _trace(self, points: tuple[tuple[float, float], ...], height: float):
         """A path through `points` (mm, y downwards), left open."""
@@ -246,6 +269,20 @@ class Painter:
             self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
+
+
+def _drawable(items: tuple) -> None:
+    """Refuse, as a fault of Muster's, a display list holding a number PDF cannot carry (nan, inf, or one beyond
+    MAX_MM): every input's numbers are checked where they are read, with their file and line, so none may get here,
+    and reportlab would write 'nan' into the page or fail deep inside."""
+    pending = list(items)
+    while pending:
+        value = pending.pop()
+        if type(value) is float:
+            if not -MAX_MM <= value <= MAX_MM:  # nan fails both
+                raise ValueError(f"a display list holds the number {value}, which PDF cannot carry")
+        elif isinstance(value, tuple):
+            pending.extend(value)
 
 
 class SheetWriter:

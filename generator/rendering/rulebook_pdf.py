@@ -299,8 +299,13 @@ class Book:
         return picture(path, width, room)  # checked before typesetting (checking/rulebook.py image_findings)
 
     def painter(self, canvas) -> Painter:
-        """What draws a card's face on the book's canvas, in its inks."""
-        return Painter(canvas, inks=self.inks)
+        """What draws a card's face on the book's canvas, in its inks: one per canvas, drawing SVG art through the
+        canvas's own forms, so that an SVG file is one form in the book however often and by whatever it is drawn."""
+        made = getattr(canvas, "painter", None)
+        if made is None:
+            made = canvas.painter = Painter(canvas, inks=self.inks)
+            made.vectors = canvas.vectors
+        return made
 
     # -- the document
 

@@ -13,9 +13,19 @@ from typing import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from ..core import fonts, svg
+from ..core.display import Fit
 from .inks import Inks, hex_of
 
 PLACEHOLDER = Path(__file__).with_name("placeholder.png")  # a transparent pixel: see VectorCanvas
+
+
+def scales(size: tuple[float, float], box: tuple[float, float], fit: Fit) -> tuple[float, float]:
+    """How much an image of `size` is scaled across and up to fit `box` as `fit` says (display.Picture)."""
+    across, up = box[0] / size[0], box[1] / size[1]
+    if fit == "stretch":
+        return across, up
+    scale = max(across, up) if fit == "cover" else min(across, up)
+    return scale, scale
 
 
 class Forms:
@@ -26,14 +36,14 @@ class Forms:
         self.recolour = recolour
         self.known: dict[Path, tuple[str, float, float]] = {}  # file -> form name, width, height in points
 
-    def draw(self, path: Path, x: float, y: float, w: float, h: float) -> None:
-        """The SVG fitted into the box at (x, y), w x h points, its aspect kept and centred, as raster images are."""
+    def draw(self, path: Path, x: float, y: float, w: float, h: float, fit: Fit = "contain") -> None:
+        """The SVG fitted into the box at (x, y), w x h points as `fit` says, centred, as raster images are."""
         name, width, height = self._form(path)
-        scale = min(w / width, h / height)
+        across, up = scales((width, height), (w, h), fit)
         c = self.canvas
         c.saveState()
-        c.translate(x + (w - width * scale) / 2, y + (h - height * scale) / 2)
-        c.scale(scale, scale)
+        c.translate(x + (w - width * across) / 2, y + (h - height * up) / 2)
+        c.scale(across, up)
         c.doForm(name)
         c.restoreState()
 
