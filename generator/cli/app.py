@@ -89,6 +89,8 @@ BLEED = typer.Option("3mm", "--bleed", metavar="LENGTH",
 VARIANTS = typer.Option(None, "--variant", metavar="NAME", help="Switch on a variant of the game (repeatable).")
 SETS = typer.Option(None, "--sets", metavar="SET,SET", help="Print only the cards of these sets of the game "
                     "(sets: in game.yaml), such as base,pack-1 (default: its default sets).")
+DECK_LIST = typer.Option(None, "--list", metavar="FILE", show_default=False, help="A player's deck list (text, "
+                         ".yaml or .csv: docs/decklists.md), read against the game's cards.")
 QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 # what a kit is built with: declared once, for `muster build` and `muster watch` (with_kit_options)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from . import console
-from .app import GAMES, SETS, VARIANTS, Format, app, set_names
+from .app import DECK_LIST, GAMES, SETS, VARIANTS, Format, app, set_names
 from ..core.errors import MusterError, has_errors
 
 
@@ -19,14 +20,18 @@ def validate(
     format: Format = typer.Option(Format.text, "--format", case_sensitive=False, help="text: one line per finding; json: a list of findings."),
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
 ) -> None:
-    """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read."""
+    """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read. With --list, check a
+    player's deck list against one game instead."""
     from ..checking import check_game
     from ..building.kit import without_cycle_collection
     from ..reading.loading import load_game
 
     try:
         targets = console.games(games)
+        if deck_list is not None and len(targets) != 1:
+            raise MusterError("--list: name the one game the list is for", field="--list", code="bad-option")
     except MusterError as exc:
         console.fail(exc)
     findings = []
@@ -34,6 +39,9 @@ def validate(
     for target in targets:
         try:
             with without_cycle_collection():
+                if deck_list is not None:
+                    findings.extend(_list_findings(target, tuple(variant or ()), set_names(sets), deck_list))
+                    continue
                 findings.extend(check_game(load_game(target, tuple(variant or ()), set_names(sets))))
         except MusterError as exc:
             if console.state["debug"]:
@@ -51,6 +59,16 @@ def validate(
         errors += unreadable
         typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
     raise typer.Exit(2 if unreadable else 1 if has_errors(findings) else 0)
+
+
+def _list_findings(target, variants, sets, path: Path) -> list:
+    """The findings of a deck list: the game's own errors (a list cannot be checked against a broken game), else
+    the list's."""
+    from ..reading.decklists import game_for_list, read_list
+
+    game = game_for_list(target, variants, sets)
+    errors = [f for f in game.findings if f.severity == "error"]
+    return errors or list(read_list(path, game).findings)
 
 
 @app.command("list")

@@ -1,0 +1,123 @@
+"""Players' deck lists (reading/decklists.py): the forms players write, titles matched exactly then without case
+and accents, and every mistake one finding at the list's line; a list is untrusted input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_cli import muster
+
+MISTAKES = """\
+# my Soviet deck
+// another comment
+
+Soviet arsenal:
+3 T-34 Medium Tank
+2x rifle division   # matched without case
+Zhukov x1
+1 zhukov
+0 Konev
+1000000 Yak-1 Fighter
+1 Tiger I Heavy Tank
+1 Timoshenko [pack-1]
+1 Katyusha Rocket Battery [pack-2]
+1 Konev [pack-1]
+Navy:
+1 Battleship Marat
+German arsenal:
+asdf qwer
+1 Pikachu
+1 admiral donitz
+2 X  Panzer IV
+"""
+
+
+@pytest.fixture(scope="module")
+def eastern():
+    from generator.reading.decklists import game_for_list
+
+    return game_for_list("eastern-front")
+
+
+def _read(tmp_path, text: str, game, name: str = "deck.txt"):
+    from generator.reading.decklists import read_list
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return read_list(path, game)
+
+
+def test_every_mistake_is_one_finding_at_its_line(tmp_path, eastern):
+    read = _read(tmp_path, MISTAKES, eastern)
+    assert [(f.where.line, f.code) for f in read.findings] == [
+        (8, "duplicate-entry"), (9, "bad-count"), (10, "bad-count"), (11, "unknown-title"), (13, "unknown-set"),
+        (14, "wrong-set"), (15, "unknown-deck"), (18, "bad-line"), (19, "unknown-title")]
+    assert all(f.where.path.name == "deck.txt" and f.severity == "error" for f in read.findings)
+    tiger = read.findings[3]
+    assert "German arsenal" in tiger.message  # a card of another deck says which
+    assert [(e.deck, e.count, e.card.title, e.where.line) for e in read.entries] == [
+        ("soviet-arsenal", 3, "T-34 Medium Tank", 5), ("soviet-arsenal", 2, "Rifle Division", 6),
+        ("soviet-arsenal", 1, "Zhukov", 7), ("soviet-arsenal", 1, "Timoshenko", 12),
+        ("german-arsenal", 1, "Admiral Dönitz", 20), ("german-arsenal", 2, "Panzer IV", 21)]
+
+
+def test_a_miss_suggests_the_nearest_title(tmp_path, eastern):
+    finding, = _read(tmp_path, "Soviet arsenal:\n2 T-43 Medium Tank\n", eastern).findings
+    assert finding.code == "unknown-title" and "T-34 Medium Tank" in finding.message
+
+
+def test_a_list_without_sections_finds_each_card_in_its_deck(tmp_path, eastern):
+    read = _read(tmp_path, "3 Panzer IV\n1 Battle for Kiev\nsoviet-arsenal:\n1 Stalin\n", eastern)
+    assert read.findings == ()
+    assert [(e.deck, e.card.title) for e in read.entries] == [
+        ("german-arsenal", "Panzer IV"), ("conflict", "Battle for Kiev"), ("soviet-arsenal", "Stalin")]
+    assert read.total == 5
+
+
+def test_yaml_and_csv_lists(tmp_path, eastern):
+    yaml_list = _read(tmp_path, "Soviet arsenal:\n  T-34 Medium Tank: 3\n  Timoshenko [pack-1]: 1\n"
+                                "german-arsenal:\n  Panzer IV: 0\n", eastern, "deck.yaml")
+    assert [(e.card.title, e.count) for e in yaml_list.entries] == [("T-34 Medium Tank", 3), ("Timoshenko", 1)]
+    assert [(f.where.line, f.code) for f in yaml_list.findings] == [(5, "bad-count")]
+    csv_list = _read(tmp_path, "Qty,Name,Deck,Set\n3,T-34 Medium Tank,Soviet arsenal,\n1,Timoshenko,,pack-2\n",
+                     eastern, "deck.csv")
+    assert [(e.card.title, e.count) for e in csv_list.entries] == [("T-34 Medium Tank", 3)]
+    assert [(f.where.line, f.code) for f in csv_list.findings] == [(3, "unknown-set")]
+
+
+@pytest.mark.parametrize("data, code", [
+    (b"\x00\x01\x02PK", "binary-file"),
+    (b"3 Panzer IV\n\xff\xfe junk\n", "bad-encoding"),
+    (b"1 Panzer IV\n" * 30_000, "too-large"),
+])
+def test_a_file_that_is_no_list_is_refused_whole(tmp_path, eastern, data, code):
+    from generator.core.errors import MusterError
+    from generator.reading.decklists import read_list
+
+    path = tmp_path / "deck.txt"
+    path.write_bytes(data)
+    with pytest.raises(MusterError) as refused:
+        read_list(path, eastern)
+    assert refused.value.code == code
+
+
+def test_a_long_line_and_control_characters_are_junk(tmp_path, eastern):
+    read = _read(tmp_path, "3 " + "Panzer " * 100 + "\n2 Panzer\x07 IV\n", eastern)
+    assert [(f.where.line, f.code) for f in read.findings] == [(1, "bad-line"), (2, "bad-line")]
+
+
+def test_validate_list_reports_at_the_lists_lines_and_exits_1(tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text(MISTAKES, encoding="utf-8")
+    result = muster("validate", "eastern-front", "--list", str(path), "--format", "json")
+    assert result.returncode == 1, result.stderr
+    found = json.loads(result.stdout)
+    assert [(f["line"], f["code"]) for f in found][:3] == [(8, "duplicate-entry"), (9, "bad-count"), (10, "bad-count")]
+    assert "Traceback" not in result.stderr
+    path.write_text("Soviet arsenal:\n3 T-34 Medium Tank\n", encoding="utf-8")
+    assert muster("validate", "eastern-front", "--list", str(path)).returncode == 0
+    path.write_bytes(b"\x00binary")
+    result = muster("validate", "eastern-front", "--list", str(path))
+    assert result.returncode == 2 and "binary" in result.stderr and "Traceback" not in result.stderr
