@@ -4,9 +4,11 @@ and accents, and every mistake one finding at the list's line; a list is untrust
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
+from conftest import REPO
 from test_cli import muster
 
 MISTAKES = """\
@@ -114,10 +116,73 @@ def test_validate_list_reports_at_the_lists_lines_and_exits_1(tmp_path):
     result = muster("validate", "eastern-front", "--list", str(path), "--format", "json")
     assert result.returncode == 1, result.stderr
     found = json.loads(result.stdout)
-    assert [(f["line"], f["code"]) for f in found][:3] == [(8, "duplicate-entry"), (9, "bad-count"), (10, "bad-count")]
+    assert [(f["line"], f["code"]) for f in found if f["line"]][:3] == [
+        (8, "duplicate-entry"), (9, "bad-count"), (10, "bad-count")]
     assert "Traceback" not in result.stderr
-    path.write_text("Soviet arsenal:\n3 T-34 Medium Tank\n", encoding="utf-8")
-    assert muster("validate", "eastern-front", "--list", str(path)).returncode == 0
+    soviet = (REPO / "decks" / "eastern-front" / "soviet-arsenal.yaml").read_text(encoding="utf-8")
+    titles = re.findall(r"^  - title: (.+)\n(?:    count: (\d+))?", soviet, re.M)
+    path.write_text("Soviet arsenal:\n" + "".join(f"{count or 1}x {title}\n" for title, count in reversed(titles)))
+    result = muster("validate", "eastern-front", "--list", str(path))
+    assert result.returncode == 0, result.stdout
     path.write_bytes(b"\x00binary")
     result = muster("validate", "eastern-front", "--list", str(path))
     assert result.returncode == 2 and "binary" in result.stderr and "Traceback" not in result.stderr
+
+
+BREACHES = """\
+Soviet arsenal:
+2 Zhukov
+1 Stalin
+1 Timoshenko [pack-1]
+5 T-34 Medium Tank
+Conflict deck:
+2 Battle of Kursk
+"""
+
+
+def _checked(tmp_path, eastern, text: str, name: str | None):
+    from generator.checking.decklist import check_list, chosen_format
+
+    return check_list(eastern, _read(tmp_path, text, eastern), chosen_format(eastern, name))
+
+
+def test_the_standard_format_reports_each_breach_at_the_lists_line(tmp_path, eastern):
+    found = _checked(tmp_path, eastern, BREACHES, None)  # the first format: standard
+    assert [(f.where.line, f.code, f.field) for f in found] == [
+        (0, "rule-count", "formats.standard.rules[3]"),  # 9 Soviet arsenal cards, 40 at least: the whole list
+        (2, "rule-max-copies", "title"), (4, "format-set", "set"), (7, "rule-max-copies", "title")]
+    assert all(f.where.path.name == "deck.txt" for f in found)
+    assert found[0].related.path.name == "game.yaml"  # the rule that was broken
+    assert "soviet-arsenal-size" in found[0].message and "one-of-each-commander" in found[1].message
+
+
+def test_the_combined_format_takes_the_pack_and_asks_for_the_combined_victory_total(tmp_path, eastern):
+    found = _checked(tmp_path, eastern, BREACHES, "combined")
+    assert [(f.where.line, f.code) for f in found] == [(0, "rule-count"), (0, "rule-total"), (2, "rule-max-copies"),
+                                                       (7, "rule-max-copies")]
+    assert "combined-victory-reachable" in found[1].message and "78" in found[1].message
+
+
+def test_a_list_that_meets_its_format_has_no_findings(tmp_path, eastern):
+    soviet = next(deck for deck in eastern.decks.values() if deck.id == "soviet-arsenal")
+    text = "Soviet arsenal:\n" + "".join(f"{card.count} {card.title}\n" for card in soviet.cards if card.set == "base")
+    assert _checked(tmp_path, eastern, text, "standard") == []
+    assert [f.code for f in _checked(tmp_path, eastern, text.replace("1 Zhukov", "2 Zhukov"), "standard")] == [
+        "rule-max-copies"]
+
+
+def test_an_unknown_format_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text(BREACHES, encoding="utf-8")
+    result = muster("validate", "eastern-front", "--list", str(path), "--deck-format", "standart")
+    assert result.returncode == 2 and "'standard'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_format_naming_an_unknown_set_or_deck_is_located(make_game):
+    from generator.reading.loading import load_game
+
+    folder = make_game()
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text() + "formats:\n  open:\n    sets: [base]\n    decks: [blues]\n")
+    found = sorted((f.code, f.field) for f in load_game(folder).findings)
+    assert found == [("unknown-deck", "formats.open.decks"), ("unknown-set", "formats.open.sets")]

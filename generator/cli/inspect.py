@@ -21,6 +21,9 @@ def validate(
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
     deck_list: Optional[Path] = DECK_LIST,
+    deck_format: Optional[str] = typer.Option(None, "--deck-format", metavar="NAME", show_default=False,
+                                              help="With --list: the construction format (formats: in game.yaml) "
+                                                   "the list must meet.  [default: the game's first]"),
 ) -> None:
     """Check games: exit 0 when consistent, 1 with errors, 2 when the input cannot be read. With --list, check a
     player's deck list against one game instead."""
@@ -40,7 +43,8 @@ def validate(
         try:
             with without_cycle_collection():
                 if deck_list is not None:
-                    findings.extend(_list_findings(target, tuple(variant or ()), set_names(sets), deck_list))
+                    findings.extend(_list_findings(target, tuple(variant or ()), set_names(sets), deck_list,
+                                                   deck_format))
                     continue
                 findings.extend(check_game(load_game(target, tuple(variant or ()), set_names(sets))))
         except MusterError as exc:
@@ -61,14 +65,15 @@ def validate(
     raise typer.Exit(2 if unreadable else 1 if has_errors(findings) else 0)
 
 
-def _list_findings(target, variants, sets, path: Path) -> list:
+def _list_findings(target, variants, sets, path: Path, format_name: str | None) -> list:
     """The findings of a deck list: the game's own errors (a list cannot be checked against a broken game), else
-    the list's."""
+    the list's against the format."""
+    from ..checking.decklist import check_list, chosen_format
     from ..reading.decklists import game_for_list, read_list
 
     game = game_for_list(target, variants, sets)
     errors = [f for f in game.findings if f.severity == "error"]
-    return errors or list(read_list(path, game).findings)
+    return errors or check_list(game, read_list(path, game), chosen_format(game, format_name))
 
 
 @app.command("list")

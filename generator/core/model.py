@@ -176,6 +176,18 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class PlayFormat:
+    """A construction format of players' deck lists: the sets and decks a list may draw on, and its rules."""
+
+    name: str
+    description: str
+    sets: tuple[str, ...]   # () : every set
+    decks: tuple[str, ...]  # () : every deck
+    rules: tuple[Rule, ...]
+    where: Location
+
+
+@dataclass(frozen=True)
 class Variant:
     """A variant of the game: the trait values it patches into the cards it selects, on when asked for."""
 
@@ -303,6 +315,7 @@ class Game:
     shop: str = ""  # the print shop whose profile `muster export shop` uses when none is named
     sets: Mapping[str, CardSet] = field(default_factory=dict)  # the sets declared, in order
     chosen_sets: tuple[str, ...] = ()  # the sets whose cards the game holds; () when it declares none
+    formats: Mapping[str, PlayFormat] = field(default_factory=dict)  # construction formats of deck lists
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -11,12 +11,12 @@ import csv
 import io
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.inputs import Allowance, read_bytes
-from ..core.model import Card, Game
+from ..core.model import Card, Game, frozen
 from .sourcemap import Map, load_yaml
 
 LIST_FILE = Allowance("deck list", 256 * 1024)
@@ -102,6 +102,23 @@ def game_for_list(target, variants=(), sets=()) -> Game:
     if sets or tuple(game.sets) == game.chosen_sets:
         return game
     return load_game(target, tuple(variants), tuple(game.sets))
+
+
+def listed_game(game: Game, deck_list: DeckList) -> Game:
+    """The game holding just the listed cards at the list's counts, each (and each of its values) placed at its
+    line of the list; each
+    deck's cards in the game's order, so that the order of the list's lines changes nothing. Decks the list takes
+    no card from are left out, and so are the game's rules (they are about the whole game), its boards and its
+    rulebook: the kit of a list is its cards."""
+    listed = {(entry.deck, entry.card.id): entry for entry in deck_list.entries}
+    decks = {}
+    for deck in game.decks.values():
+        cards = tuple(replace(card, count=listed[deck.id, card.id].count, where=listed[deck.id, card.id].where,
+                              field_where=frozen({}))
+                      for card in deck.cards if (deck.id, card.id) in listed)
+        if cards:
+            decks[deck.id] = replace(deck, cards=cards, size=None)
+    return replace(game, decks=frozen(decks), rules=(), boards=frozen({}), rulebook=None)
 
 
 def _text(path: Path, data: bytes) -> str:

@@ -18,7 +18,7 @@ from .kinds import HEX_COLOUR, NAME, NUMBER, describe, named_colour
 from .reader import Reader, at, join
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
-from .rules import patched, read_rules, read_variants
+from .rules import patched, read_formats, read_rules, read_variants
 from .sourcemap import Map, Seq, load_yaml
 from .spec import CARD_SET, GAME, GAME_CARD, ICON, MAX_TABLE_ROWS, RULEBOOK
 from .traits import read_traits, read_vocabularies
@@ -47,6 +47,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
     decks = read_decks(reader, data, root, traits, vocabularies, card_size, tuple(card_sets))
     with sandbox.time_limit():  # the templates of game.yaml (rules' numbers, boards' sizes) share one time limit
         rules = read_rules(reader, data, traits, decks, constants)
+        formats = read_formats(reader, data, traits, decks, constants, card_sets)
         game_variants = read_variants(reader, data, traits, vocabularies)
         tables = _tables(reader, data)
         boards = read_boards(reader, data, constants, colours)
@@ -87,6 +88,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
         shop=shop,
         sets=frozen(card_sets),
         chosen_sets=chosen,
+        formats=frozen(formats),
     )
 
 

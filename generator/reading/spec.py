@@ -222,6 +222,13 @@ RULE = Section("rules[]", (
     Key("message", STRING, "Shown before what was found.", default=""),
 ))
 
+PLAY_FORMAT = Section("formats.<name>", (
+    Key("description", STRING, "What the format is for, shown by muster validate --list.", default=""),
+    Key("sets", TOKENS, "The sets a list in this format may draw on.", default=Derived("every set")),
+    Key("decks", DECK_IDS, "The decks a list in this format may draw on.", default=Derived("every deck")),
+    Key("rules", LIST, "The rules a list must meet, in the language of rules: (size, copies, totals).", of=RULE),
+))
+
 VARIANT = Section("variants.<name>", (
     Key("description", STRING, "What the variant changes.", default=""),
     Key("enabled", BOOLEAN, "On in every build when true; `muster build --variant NAME` switches it on.",
@@ -318,6 +325,8 @@ GAME = Section("game.yaml", (
     Key("decks", MAP, "Deck id (lower case, digits, dashes) -> the deck.", required=True, of=DECK, names=DECK_ID),
     Key("rules", LIST, "The game's own checks.", of=RULE),
     Key("variants", MAP, "Named changes to the cards, switched on by default or by --variant.", of=VARIANT),
+    Key("formats", MAP, "Named construction rules for players' deck lists (muster validate --list).",
+        of=PLAY_FORMAT, names=DECK_ID),
     Key("tables", MAP, "Named lists of rows that layouts and the rulebook print from.", of=ROWS, names=NAME),
     Key("boards", MAP, "Maps and play mats, printed at 100 %.", of=BOARD, names=DECK_ID),
     Key("rulebook", MAPPING, "The rules, typeset into rules.pdf.", of=RULEBOOK),
@@ -343,4 +352,4 @@ RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
 SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, ICON, VOCABULARY, TERM, TRAIT, CARD_SET, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL,
-            VARIANT, BOARD, GRID, PLACE, TERRAIN, HEXSIDE, RULEBOOK, DECK_FILE, CARD)
+            PLAY_FORMAT, VARIANT, BOARD, GRID, PLACE, TERRAIN, HEXSIDE, RULEBOOK, DECK_FILE, CARD)
