@@ -3,6 +3,7 @@ and accents, and every mistake one finding at the list's line; a list is untrust
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 
@@ -186,3 +187,71 @@ def test_a_format_naming_an_unknown_set_or_deck_is_located(make_game):
     game_yaml.write_text(game_yaml.read_text() + "formats:\n  open:\n    sets: [base]\n    decks: [blues]\n")
     found = sorted((f.code, f.field) for f in load_game(folder).findings)
     assert found == [("unknown-deck", "formats.open.decks"), ("unknown-set", "formats.open.sets")]
+
+
+KIT_LIST = """\
+# A short Soviet deck
+Soviet arsenal:
+1 Zhukov
+3 T-34 Medium Tank
+2 Timoshenko [pack-1]
+Conflict deck:
+1 Battle for Moscow
+"""
+
+
+def test_build_list_prints_the_listed_cards_at_their_counts_the_same_in_any_order(tmp_path):
+    from pdfcheck import page_text
+
+    first, second = tmp_path / "mine.txt", tmp_path / "other" / "mine.txt"
+    second.parent.mkdir()
+    first.write_text(KIT_LIST, encoding="utf-8")
+    second.write_text("Conflict deck:\n1 Battle for Moscow\nSoviet arsenal:\n2x Timoshenko\nT-34 Medium Tank x3\n"
+                      "1 zhukov\n", encoding="utf-8")
+    kits = []
+    for path, out in ((first, tmp_path / "a"), (second, tmp_path / "b")):
+        result = muster("build", "eastern-front", "--list", str(path), "-o", str(out), "--no-calibration")
+        assert result.returncode == 0, result.stderr
+        kits.append(out / "eastern-front-mine")
+    assert sorted(p.name for p in kits[0].iterdir()) == ["cards-conflict.pdf", "cards-soviet-arsenal.pdf",
+                                                         "manifest.json"]
+    for name in ("cards-conflict.pdf", "cards-soviet-arsenal.pdf"):
+        assert (kits[0] / name).read_bytes() == (kits[1] / name).read_bytes()
+    text = page_text(kits[0] / "cards-soviet-arsenal.pdf", 0)
+    assert text.count("T-34 Medium Tank") == 3 and text.count("Timoshenko") == 2 and "Stalin" not in text
+    assert "SOVIET" in page_text(kits[0] / "cards-soviet-arsenal.pdf", 1)  # the backs follow, duplex as usual
+
+
+def test_build_list_with_mistakes_builds_nothing(tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text(MISTAKES, encoding="utf-8")
+    result = muster("build", "eastern-front", "--list", str(path), "-o", str(tmp_path / "out"))
+    assert result.returncode == 1 and "deck.txt:8:1:" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_exports_of_a_list(tmp_path):
+    path = tmp_path / "mine.txt"
+    path.write_text(KIT_LIST, encoding="utf-8")
+    out = tmp_path / "out"
+    result = muster("export", "png", "eastern-front", "--list", str(path), "-o", str(out), "--dpi", "72")
+    assert result.returncode == 0, result.stderr
+    with open(out / "eastern-front-mine" / "png" / "soviet-arsenal" / "cards.csv", newline="") as rows:
+        counts = {row["title"]: row["count"] for row in csv.DictReader(rows)}
+    assert counts == {"Zhukov": "1", "T-34 Medium Tank": "3", "Timoshenko": "2"}
+    result = muster("export", "tts", "eastern-front", "--list", str(path), "-o", str(out), "--dpi", "72")
+    assert result.returncode == 0, result.stderr
+    saved = json.loads((out / "eastern-front-mine" / "tts" / "eastern-front-mine.json").read_text())
+    piles = {}
+
+    def walk(item):  # every deck of the saved object: its name and how many cards it holds
+        if isinstance(item, dict):
+            if "DeckIDs" in item:
+                piles[item["Nickname"]] = len(item["DeckIDs"])
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+    walk(saved)
+    assert piles == {"Soviet arsenal": 6}  # the one conflict card is a card, not a deck

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import BLEED, COLOUR, GAME, INK_LIMIT, PDFX, QUIET, SETS, VARIANTS, Colour, export_app, set_names
+from .app import BLEED, COLOUR, DECK_LIST, GAME, INK_LIMIT, PDFX, QUIET, SETS, VARIANTS, Colour, export_app, set_names
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
@@ -22,14 +22,14 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
                           help="Output folder; files go to OUT/<game>/<format>/<deck>/.")
 
 
-def _run(game: str, decks, variants, sets: str | None, out: Path, quiet: bool, kind: str, bleed_text: str | None,
-         export, finish=None) -> None:
+def _run(game: str, decks, variants, sets: str | None, deck_list: Path | None, out: Path, quiet: bool, kind: str,
+         bleed_text: str | None, export, finish=None) -> None:
     def work() -> list[str]:
         bleed = console.bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         return run_export(game, decks or None, variants or (), bleed, out, kind,
                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
                           progress=None if quiet else console.progress, finish=finish, every=finish is not None,
-                          sets=set_names(sets))
+                          sets=set_names(sets), deck_list=deck_list)
 
     _report(game, quiet, work)
 
@@ -56,10 +56,11 @@ def png(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """One PNG per distinct card front and back, with bleed, at an exact pixel size; counts in cards.csv."""
-    _run(game, deck, variant, sets, out, quiet, "png", bleed,
+    _run(game, deck, variant, sets, deck_list, out, quiet, "png", bleed,
          lambda g, d, laid, staging, b: export_png(g, d, laid, staging, dpi, b))
 
 
@@ -71,6 +72,7 @@ def pdf(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
     colour: Colour = COLOUR,
     pdfx: bool = PDFX,
@@ -80,7 +82,7 @@ def pdf(
     from ..core.options import Options
 
     printing = Options(colour="cmyk" if pdfx else colour.value, pdfx=pdfx, ink_limit=ink_limit)
-    _run(game, deck, variant, sets, out, quiet, "pdf", bleed,
+    _run(game, deck, variant, sets, deck_list, out, quiet, "pdf", bleed,
          lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing))
 
 
@@ -96,13 +98,14 @@ def tts(
                                                 "under it.  [default: file:/// paths]"),
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """Tabletop Simulator: deck sheets (up to 10 x 7, 69 cards), counters as tile images, the Custom Deck dialog's
     numbers, and <game>.json, a saved object holding every deck, counter and board."""
     from ..formats.tabletop import export_saved_object
 
-    _run(game, deck, variant, sets, out, quiet, "tts", None,
+    _run(game, deck, variant, sets, deck_list, out, quiet, "tts", None,
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
          lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))
 
@@ -114,6 +117,7 @@ def vassal(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """A VASSAL module (.vmod): the boards as a map with its grid, counters in a piece palette that flip to their
@@ -122,7 +126,7 @@ def vassal(
 
     try:
         line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress,
-                             sets=set_names(sets))
+                             sets=set_names(sets), deck_list=deck_list)
     except GameInvalid as exc:
         console.invalid(Path(str(game)).name, exc, "exported")
     except MusterError as exc:
@@ -142,6 +146,7 @@ def shop(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """A deck's files as a print shop asks for them: its card size, bleed, safe zone, pixels, file type, names
@@ -159,7 +164,7 @@ def shop(
         return run_export(target, deck or None, variant or (), profile.bleed, out, profile.id,
                           lambda g, d, laid, staging: export_shop(profile, g, d, laid, staging),
                           progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True,
-                          sets=set_names(sets))
+                          sets=set_names(sets), deck_list=deck_list)
 
     _report(target, quiet, work)
 

@@ -271,7 +271,7 @@ def vmod_bytes(game, decks, laid, progress=None) -> tuple[bytes, dict]:
     return buffer.getvalue(), {"pieces": module.gpid, "images": len(module.images), "rules": rules is not None}
 
 
-def export_vassal(target, deck_ids, variants, out, progress=None, sets=()) -> str:
+def export_vassal(target, deck_ids, variants, out, progress=None, sets=(), deck_list=None) -> str:
     """Validates the game and writes OUT/<game>/vassal/<game>.vmod with its manifest.json; every deck by
     default, counters included. Returns the summary line."""
     from .. import __version__
@@ -279,7 +279,7 @@ def export_vassal(target, deck_ids, variants, out, progress=None, sets=()) -> st
     from ..core.files import sha256
     from .exports import prepare
 
-    game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True, sets=sets)
+    game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True, sets=sets, deck_list=deck_list)
     data, held = vmod_bytes(game, decks, laid, progress)
     staging = Staging(out, game.id, "vassal")
     try:

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..core.errors import Finding, Location, MusterError, did_you_mean
+from ..core.errors import Finding, GameInvalid, Location, MusterError, did_you_mean, has_errors
 from ..core.inputs import Allowance, read_bytes
 from ..core.model import Card, Game, frozen
 from .sourcemap import Map, load_yaml
@@ -109,7 +109,7 @@ def listed_game(game: Game, deck_list: DeckList) -> Game:
     line of the list; each
     deck's cards in the game's order, so that the order of the list's lines changes nothing. Decks the list takes
     no card from are left out, and so are the game's rules (they are about the whole game), its boards and its
-    rulebook: the kit of a list is its cards."""
+    rulebook: the kit of a list is its cards. Its id is the game's and the list's name: eastern-front-my-deck."""
     listed = {(entry.deck, entry.card.id): entry for entry in deck_list.entries}
     decks = {}
     for deck in game.decks.values():
@@ -118,7 +118,19 @@ def listed_game(game: Game, deck_list: DeckList) -> Game:
                       for card in deck.cards if (deck.id, card.id) in listed)
         if cards:
             decks[deck.id] = replace(deck, cards=cards, size=None)
-    return replace(game, decks=frozen(decks), rules=(), boards=frozen({}), rulebook=None)
+    stem = re.sub(r"[^a-z0-9]+", "-", plain(deck_list.path.stem)).strip("-") or "list"
+    return replace(game, id=f"{game.id}-{stem}", decks=frozen(decks), rules=(), boards=frozen({}), rulebook=None)
+
+
+def load_listed(target, path: Path, variants=(), sets=()) -> Game:
+    """The game made of the deck list at `path` (listed_game), to build or export; GameInvalid with the game's
+    or the list's findings when either has errors."""
+    game = game_for_list(target, variants, sets)
+    deck_list = read_list(path, game) if not has_errors(game.findings) else None
+    findings = list(game.findings) if deck_list is None else list(deck_list.findings)
+    if has_errors(findings):
+        raise GameInvalid(findings)
+    return listed_game(game, deck_list)
 
 
 def _text(path: Path, data: bytes) -> str:
