@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import DECK_LIST, GAMES, SETS, VARIANTS, Format, app, set_names
+from .app import DECK_LIST, GAME, GAMES, SETS, VARIANTS, Format, app, set_names
 from ..core.errors import MusterError, has_errors
 
 
@@ -101,3 +101,62 @@ def list_games(
             typer.echo(f"  {board.id:<24} {board.file:<7} {board.size[0]:.0f} x {board.size[1]:.0f} mm")
         if game.rulebook is not None:
             typer.echo(f"  {'rulebook':<24} {game.rulebook.path.name}")
+
+
+def _game_or_list(game: str, variant, sets, deck_list: Optional[Path]):
+    """The game, or the game made of a player's list; a list with mistakes ends the command (exit 1)."""
+    from ..reading.decklists import load_listed
+    from ..reading.loading import load_game
+
+    if deck_list is not None:
+        return load_listed(game, deck_list, tuple(variant or ()), set_names(sets))
+    return load_game(game, tuple(variant or ()), set_names(sets))
+
+
+@app.command()
+def stats(
+    game: str = GAME,
+    deck: Optional[List[str]] = typer.Option(None, "--deck", "-d", metavar="DECK",
+                                             help="A deck to count (repeatable; default: every deck)."),
+    deck_list: Optional[Path] = DECK_LIST,
+    draw: Optional[int] = typer.Option(None, "--draw", min=1, metavar="N", help="The chance of drawing, in the "
+                                       "first N cards of the deck, at least --at-least cards of each --when."),
+    when: Optional[List[str]] = typer.Option(None, "--when", metavar="TRAIT=VALUE[,VALUE]",
+                                             help="A condition, as a rule's when: (repeatable: all must hold)."),
+    at_least: int = typer.Option(1, "--at-least", min=0, metavar="K", help="Cards of each condition wanted."),
+    seed: int = typer.Option(1, "--seed", min=0, metavar="N", help="Seed of the simulation of several conditions."),
+    trials: int = typer.Option(20_000, "--trials", min=100, max=1_000_000, metavar="N",
+                               help="Draws simulated for several conditions."),
+    json_out: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+    pdf: Optional[Path] = typer.Option(None, "--pdf", metavar="FILE", show_default=False,
+                                       help="Also write a PDF report with bar charts."),
+    variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
+) -> None:
+    """Statistics of a game's decks or a player's list: composition by every trait, the distribution of every
+    numeric trait, and draw probabilities (exact for one condition, simulated for several)."""
+    from ..core.errors import GameInvalid
+    from ..formats.statistics import Draw, game_statistics, read_condition, table_lines
+
+    try:
+        loaded = _game_or_list(game, variant, sets, deck_list)
+        if draw is None and when:
+            raise MusterError("--when needs --draw N", field="--when", code="bad-option")
+        asked = None
+        if draw is not None:
+            if not when:
+                raise MusterError("--draw needs a condition: --when TRAIT=VALUE", field="--draw", code="bad-option")
+            asked = Draw(draw, tuple(read_condition(text, loaded) for text in when), at_least, seed, trials)
+        result = game_statistics(loaded, deck, asked)
+        if pdf is not None:
+            from ..rendering.stats_pdf import write_report
+
+            write_report(result, pdf)
+    except GameInvalid as exc:
+        console.invalid(Path(str(deck_list or game)).name, exc, "counted")
+    except MusterError as exc:
+        console.fail(exc)
+    if json_out:
+        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        typer.echo("\n".join(table_lines(result)))
