@@ -123,10 +123,13 @@ def draw_chance(deck: Deck, draw: Draw) -> dict:
         raise MusterError(f"--draw {draw.cards}: deck '{deck.id}' holds {total} cards", field="--draw",
                           code="bad-option")
     matching = [sum(card.count for card in cards if matches(card, c.when)) for c in draw.conditions]
+    whens = " and ".join(f"{c.text} ({m} cards)" for c, m in zip(draw.conditions, matching))
     result = {"deck": deck.id, "drawn": draw.cards, "at_least": draw.at_least,
-              "conditions": [{"when": c.text, "matching": m} for c, m in zip(draw.conditions, matching)]}
+              "conditions": [{"when": c.text, "matching": m} for c, m in zip(draw.conditions, matching)],
+              "asked": f"Draw {draw.cards} from {deck.id}: at least {draw.at_least} of {whens}"}
     if len(draw.conditions) == 1:
-        return result | {"method": "exact", "chance": at_least(total, matching[0], draw.cards, draw.at_least)}
+        chance = at_least(total, matching[0], draw.cards, draw.at_least)
+        return result | {"method": "exact", "chance": chance, "said": f"{100 * chance:.2f} % (exact)"}
     masks = [sum(1 << i for i, c in enumerate(draw.conditions) if matches(card, c.when))
              for card in cards for _ in range(card.count)]
     rng = random.Random(draw.seed)
@@ -140,8 +143,10 @@ def draw_chance(deck: Deck, draw: Draw) -> dict:
         hits += all(number >= needed for number in counts)
     chance = hits / draw.trials
     error = math.sqrt(max(chance * (1 - chance), 1 / draw.trials) / draw.trials)
+    said = (f"{100 * chance:.2f} % ± {100 * error:.2f} % (standard error; {draw.trials:,} simulated draws, seed "
+            f"{draw.seed})")
     return result | {"method": "simulation", "chance": chance, "standard_error": error, "trials": draw.trials,
-                     "seed": draw.seed}
+                     "seed": draw.seed, "said": said}
 
 
 def game_statistics(game: Game, deck_ids: list[str] | None = None, draw: Draw | None = None) -> dict:
@@ -185,14 +190,6 @@ def table_lines(result: dict) -> list[str]:
                 bar = "#" * max(1, round(30 * row["copies"] / most))
                 lines.append(f"    {row['value']:>6g}  {row['copies']:>6}  {bar}")
     if "draw" in result:
-        draw = result["draw"]
-        whens = " and ".join(f"{c['when']} ({c['matching']} cards)" for c in draw["conditions"])
-        chance = f"{100 * draw['chance']:.2f} %"
-        if draw["method"] == "simulation":
-            chance += (f" ± {100 * draw['standard_error']:.2f} % (standard error; {draw['trials']:,} simulated draws,"
-                       f" seed {draw['seed']})")
-        else:
-            chance += " (exact)"
-        lines += ["", f"Draw {draw['drawn']} from {draw['deck']}: at least {draw['at_least']} of {whens}: {chance}"]
+        lines += ["", f"{result['draw']['asked']}: {result['draw']['said']}"]
     return lines
 

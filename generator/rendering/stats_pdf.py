@@ -94,14 +94,8 @@ def write_report(result: dict, path: Path) -> None:
         report = _Report(str(temporary), f"{result['title']}: statistics")
         report.heading(f"{result['title']}: statistics", 16)
         if "draw" in result:
-            draw = result["draw"]
-            whens = " and ".join(f"{c['when']} ({c['matching']} cards)" for c in draw["conditions"])
-            chance = f"{100 * draw['chance']:.2f} %"
-            chance += (f" ± {100 * draw['standard_error']:.2f} % (standard error, {draw['trials']:,} simulated draws)"
-                       if draw["method"] == "simulation" else " (exact)")
-            report.text(MARGIN, report.y + 4, f"Drawing {draw['drawn']} from {draw['deck']}, at least "
-                        f"{draw['at_least']} of {whens}:", 9)
-            report.text(MARGIN, report.y + 9, chance, 9, bold=True)
+            report.text(MARGIN, report.y + 4, f"{result['draw']['asked']}:", 9)
+            report.text(MARGIN, report.y + 9, result["draw"]["said"], 9, bold=True)
             report.y += 13
         for deck in result["decks"]:
             report.heading(f"{deck['name']}: {deck['copies']} cards, {deck['titles']} titles", 12)
