@@ -123,3 +123,23 @@ def test_a_5400_card_game_answers_within_2_seconds(tmp_path):
     elapsed = time.perf_counter() - start
     assert "standard error" in lines[-1]
     assert elapsed < 2.0, elapsed  # read, counted and 20,000 draws simulated
+
+
+def test_draw_deals_the_same_hand_for_the_same_seed(tmp_path, eastern):
+    from generator.formats.statistics import deal
+
+    deck = eastern.decks["soviet-arsenal"]
+    hand = deal(deck, 6, 3)
+    assert hand == deal(deck, 6, 3) and hand != deal(deck, 6, 4)
+    titles = [card["title"] for card in hand]
+    copies = {card.title: card.count for card in deck.cards}
+    assert all(titles.count(title) <= copies[title] for title in titles)  # never more copies than the deck holds
+    first = muster("draw", "eastern-front", "-d", "soviet-arsenal", "--hand", "6", "--seed", "3")
+    assert first.returncode == 0 and first.stdout.splitlines()[1:] == [f"  {n}. {t}" for n, t in enumerate(titles, 1)]
+    path = tmp_path / "mine.txt"
+    path.write_text("Soviet arsenal:\n1 Zhukov\n3 T-34 Medium Tank\n", encoding="utf-8")
+    dealt = json.loads(muster("draw", "eastern-front", "--list", str(path), "--hand", "4", "--json").stdout)
+    assert sorted(card["title"] for card in dealt["hand"]) == ["T-34 Medium Tank"] * 3 + ["Zhukov"]
+    for args in (["--list", str(path), "--hand", "5"], ["--hand", "6"]):  # more than the list; which deck?
+        bad = muster("draw", "eastern-front", *args)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr

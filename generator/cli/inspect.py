@@ -160,3 +160,35 @@ def stats(
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         typer.echo("\n".join(table_lines(result)))
+
+
+@app.command()
+def draw(
+    game: str = GAME,
+    hand: int = typer.Option(6, "--hand", min=1, metavar="N", help="Cards dealt."),
+    seed: int = typer.Option(1, "--seed", min=0, metavar="N", help="The shuffle: the same seed deals the same hand."),
+    deck: Optional[List[str]] = typer.Option(None, "--deck", "-d", metavar="DECK",
+                                             help="The deck to deal from (default: the only deck of the game or list)."),
+    deck_list: Optional[Path] = DECK_LIST,
+    json_out: bool = typer.Option(False, "--json", help="Print the hand as JSON."),
+    variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
+) -> None:
+    """A test draw: a hand dealt from a shuffled deck of the game or of a player's list, reproducibly (--seed)."""
+    from ..core.errors import GameInvalid
+    from ..formats.statistics import deal, one_deck
+
+    try:
+        loaded = _game_or_list(game, variant, sets, deck_list)
+        chosen = one_deck(loaded, deck, "draw")
+        cards = deal(chosen, hand, seed)
+    except GameInvalid as exc:
+        console.invalid(Path(str(deck_list or game)).name, exc, "dealt")
+    except MusterError as exc:
+        console.fail(exc)
+    if json_out:
+        typer.echo(json.dumps({"deck": chosen.id, "seed": seed, "hand": cards}, indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"{hand} cards from {chosen.name} ({chosen.total} cards), seed {seed}:")
+    for number, card in enumerate(cards, 1):
+        typer.echo(f"  {number}. {card['title']}")

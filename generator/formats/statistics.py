@@ -149,6 +149,26 @@ def draw_chance(deck: Deck, draw: Draw) -> dict:
                      "seed": draw.seed, "said": said}
 
 
+def deal(deck: Deck, hand: int, seed: int) -> list[dict]:
+    """A hand of `hand` cards dealt from the deck shuffled from `seed`: the same seed, the same hand. Each card as
+    its title, id and set."""
+    if not 1 <= hand <= deck.total:
+        raise MusterError(f"--hand {hand}: deck '{deck.id}' holds {deck.total} cards", field="--hand",
+                          code="bad-option")
+    copies = [card for card in deck.cards for _ in range(card.count)]
+    return [{"title": card.title or card.id, "id": card.id, "set": card.set}
+            for card in random.Random(seed).sample(copies, hand)]
+
+
+def one_deck(game: Game, deck_ids: list[str] | None, what: str) -> Deck:
+    """The one deck named, or the game's only deck; a MusterError asking for --deck when there are several."""
+    decks = _decks(game, deck_ids)
+    if len(decks) != 1:
+        raise MusterError(f"{what}: name the deck to draw from with --deck ({', '.join(d.id for d in decks)})",
+                          field="--deck", code="bad-option")
+    return decks[0]
+
+
 def game_statistics(game: Game, deck_ids: list[str] | None = None, draw: Draw | None = None) -> dict:
     """The statistics of the decks named (default: every deck), and the draw from the one deck asked for."""
     decks = _decks(game, deck_ids)
@@ -156,10 +176,7 @@ def game_statistics(game: Game, deck_ids: list[str] | None = None, draw: Draw | 
         {"id": deck.id, "name": deck.name, "copies": deck.total, "titles": len(deck.cards),
          "composition": composition(deck, game), "distribution": distribution(deck, game)} for deck in decks]}
     if draw is not None:
-        if len(decks) != 1:
-            raise MusterError(f"--draw: name the deck to draw from with --deck ({', '.join(d.id for d in decks)})",
-                              field="--deck", code="bad-option")
-        result["draw"] = draw_chance(decks[0], draw)
+        result["draw"] = draw_chance(one_deck(game, deck_ids, "--draw"), draw)
     return result
 
 
