@@ -111,7 +111,7 @@ def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
 def card_key(card: Card) -> object:
     """A card's values and the places they come from (its findings name them): its key among its deck's. Places
     as plain numbers and text: comparing Paths costs more than laying a card out saves, thousands of times."""
-    key = (card.title, card.id, card.count, card.designed, card.note, card.index, str(card.where.path),
+    key = (card.title, card.id, card.count, card.designed, card.note, card.set, card.index, str(card.where.path),
            card.where.line, card.where.column, card.invalid, tuple(card.traits.items()),
            tuple((name, where.line, where.column) for name, where in card.field_where.items()))
     try:
