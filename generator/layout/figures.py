@@ -106,8 +106,9 @@ def lay_out_figure(game: Game, spec: FigureSpec) -> Figure:
 
     batches = list(lay_out_batches(game, spec.deck, 0.0, warnings=False, evaluator=evaluator, cards=[spec.card]))
     errors = [f for batch in batches for f in batch.findings if f.severity == "error"]
-    if errors:
-        raise _refused(spec.source, errors[0].message)
+    if errors:  # the layout's own error, where it is
+        raise MusterError(f"figure '{spec.source}': {errors[0].message}", errors[0].where, errors[0].field,
+                          errors[0].code)
     faces = [face for batch in batches for face in batch.faces]
     which = 0 if spec.side == "face" else 1
     face = faces[min(which, len(faces) - 1)]
@@ -123,12 +124,15 @@ def lay_out_figure(game: Game, spec: FigureSpec) -> Figure:
 
 def cover_figures(game: Game) -> list[Figure]:
     """The cover's cards: the first card of each card deck (or of each deck, for a game of counters), or the first
-    cards of the only deck, up to COVER_CARDS; laid out without callouts."""
+    cards of the only deck, up to COVER_CARDS; laid out without callouts. None when one cannot be laid out."""
     decks = [d for d in game.decks.values() if d.component == "cards" and d.cards] or \
         [d for d in game.decks.values() if d.cards]
     picks = [(d, d.cards[0]) for d in decks][:COVER_CARDS] if len(decks) > 1 else \
         [(decks[0], card) for card in decks[0].cards[:COVER_CARDS]] if decks else []
-    return [lay_out_figure(game, FigureSpec("cover", deck, card, "face", WIDTH, ())) for deck, card in picks]
+    try:
+        return [lay_out_figure(game, FigureSpec("cover", deck, card, "face", WIDTH, ())) for deck, card in picks]
+    except MusterError:  # a deck that cannot be laid out: its own error is the deck's to report; no cards on the cover
+        return []
 
 
 class _Marking(Evaluator):

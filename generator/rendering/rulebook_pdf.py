@@ -98,6 +98,12 @@ def painted_icons(game: Game, paint: Callable[[str], str]) -> Game:
                                 for name, icon in game.icons.items()})
 
 
+def _depth(node) -> int:
+    """How deep lists nest in a Markdown node: 1 for a list of plain items."""
+    inner = max((_depth(child) for child in node.children), default=0)
+    return inner + (node.type in ("bullet_list", "ordered_list"))
+
+
 class Switch(ActionFlowable):
     """Sets what follows in the frames of another page template from here on: on this page, below what it holds,
     when there is room (Book.build's Document.handle_switch), else from the next page."""
@@ -157,7 +163,10 @@ class Book:
                 else:
                     story.append(Paragraph(inline(self.game, node.children[0]), self.styles[text_style]))
             elif kind in ("bullet_list", "ordered_list"):
-                story.append(self.listing(node, width))
+                listing = self.listing(node, width)
+                # nested so deep that its indents leave a column too little room: set across the page
+                listing.wide = width == self.column_width < self.full_width and _depth(node) * 16 > width / 2
+                story.append(listing)
             elif kind == "table":
                 # under a heading, the heading's keepWithNext keeps a short table whole; a KeepTogether of its own
                 # would end that chain and could leave the heading alone at the foot of the page
