@@ -33,10 +33,12 @@ def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
 
 def card_values(card: Card) -> dict:
     """A card as templates see it, in its layouts and in the rulebook: its traits (codes as lists), title, id,
-    count, whether it is designed, and its set (its id; "" when the game declares no sets)."""
+    count, whether it is designed, and its set (its id) when the game declares sets."""
     values = Record("card", "trait", {name: list(value) if isinstance(value, tuple) else value
                                       for name, value in card.traits.items()})
-    values.update(title=card.title, id=card.id, count=card.count, designed=card.designed, set=card.set)
+    values.update(title=card.title, id=card.id, count=card.count, designed=card.designed)
+    if card.set:  # a game that declares no sets: a template asking for one is told the card has none
+        values["set"] = card.set
     return values
 
 

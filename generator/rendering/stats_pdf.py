@@ -107,4 +107,4 @@ def write_report(result: dict, path: Path) -> None:
         os.replace(temporary, path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
-        raise MusterError(f"cannot write {path}: {exc.strerror or exc}", code="cannot-write") from None
+        raise MusterError(f"cannot write {path}: {exc.strerror or exc}", code="output-not-writable") from None
