@@ -439,3 +439,21 @@ def test_a_cards_key_follows_every_field_of_card_even_one_added_later():
 
     marked = Marked(**{f.name: getattr(card, f.name) for f in fields(Card)})
     assert card_key(replace(marked, mark="new")) != card_key(marked)
+
+
+def test_a_change_of_a_cards_set_lays_it_out_again(make_game):
+    # a layout may print the set (Eastern Front marks an expansion's faces): the card's key follows it
+    from conftest import FACE_YAML, GAME_YAML
+
+    sets = "sets:\n  base: {}\n  pack: {}\n"
+    folder = make_game({"game.yaml": GAME_YAML.replace("decks:\n", sets + "decks:\n"),
+                        "face.yaml": FACE_YAML + "  - {kind: text, x: 4, y: 70, w: 55, h: 8, text: \"{{ card.set }}\", "
+                                                 "size: 10}\n"})
+    preview = Preview(folder, Options(sets=("base", "pack")))
+    preview.refresh()
+    before = state(preview)["decks"][0]["cards"]
+    game_yaml = folder / "game.yaml"  # the deck's set: nothing of the cards moves in their file
+    game_yaml.write_text(game_yaml.read_text().replace("    file: reds.yaml\n", "    file: reds.yaml\n    set: pack\n"))
+    preview.refresh([game_yaml])
+    after = state(preview)["decks"][0]["cards"]
+    assert all(old["front"] != new["front"] for old, new in zip(before, after))

@@ -139,3 +139,39 @@ def test_clicking_a_card_shows_its_data_and_hovering_names_the_layout_line(brows
     assert "face.yaml:4" in browser.find_element("id", "tip").text  # the force, drawn by the third element
     assert browser.find_elements("css selector", ".face .outline")
     shoot(browser, "details")
+
+
+def test_statistics_and_test_draw_views(browser, previewing):
+    _, url = previewing
+    browser.get(url)
+    wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 3)
+    browser.find_element("css selector", "#views button[data-view='stats']").click()
+    wait_for(browser, lambda: browser.find_element("id", "stats").is_displayed())
+    assert not browser.find_element("id", "decks").is_displayed()
+    values = texts(browser, ".trait[data-trait='type'] .bars .value")
+    assert values == ["U", "L"]  # by copies: the hostile card's two and Charlie; Alpha
+    widths = browser.execute_script("return [...document.querySelectorAll(\".trait[data-trait='type'] .fill\")]"
+                                    ".map((f) => f.getBoundingClientRect().width)")
+    assert widths[0] == pytest.approx(3 * widths[1], rel=0.02)  # 3 copies against 1
+    assert texts(browser, ".trait[data-trait='force'] .column-labels span") == ["2", "3", "5"]
+    assert not browser.find_elements("css selector", "#stats img[src='x']")
+    shoot(browser, "statistics")
+
+    browser.find_element("css selector", "#views button[data-view='draw']").click()
+    hand = browser.find_element("id", "draw-hand")
+    hand.clear()
+    hand.send_keys("3")
+    browser.find_element("css selector", "#deal button[type='submit']").click()
+    wait_for(browser, lambda: len(browser.find_elements("css selector", "#hand .dealt")) == 3)
+    wait_for(browser, lambda: browser.execute_script(
+        "return [...document.querySelectorAll('#hand img')].every((i) => i.complete && i.naturalWidth > 0)"))
+    first = texts(browser, "#hand figcaption")
+    assert len(first) == 3 and set(first) <= {"Alpha", HOSTILE, "Charlie"} and first.count(HOSTILE) <= 2
+    shoot(browser, "draw")
+    browser.find_element("id", "redeal").click()
+    wait_for(browser, lambda: browser.find_element("id", "draw-said").text.endswith("seed 2"))
+    browser.find_element("id", "draw-seed").clear()
+    browser.find_element("id", "draw-seed").send_keys("1")
+    browser.find_element("css selector", "#deal button[type='submit']").click()
+    wait_for(browser, lambda: browser.find_element("id", "draw-said").text.endswith("seed 1"))
+    wait_for(browser, lambda: texts(browser, "#hand figcaption") == first)  # the same seed, the same hand

@@ -22,11 +22,15 @@ def check_data(game: Game) -> list[Finding]:
     for deck in game.decks.values():
         findings.extend(_deck_findings(deck))
     for rule in game.rules:
-        check, code = _RULES[rule.kind]
-        decks = [game.decks[d] for d in rule.decks]
-        findings.extend(Finding("error", where, field, _say(rule, detail), code)
-                        for where, field, detail in check(rule, decks))
+        findings.extend(rule_findings(rule, [game.decks[d] for d in rule.decks]))
     return findings
+
+
+def rule_findings(rule: Rule, decks: list[Deck]) -> Iterator[Finding]:
+    """The findings of one rule over the decks it applies to."""
+    check, code = _RULES[rule.kind]
+    for where, field, detail in check(rule, decks):
+        yield Finding("error", where, field, _say(rule, detail), code)
 
 
 def _deck_findings(deck: Deck) -> list[Finding]:

@@ -68,6 +68,8 @@ GAME = typer.Argument(..., metavar="GAME", show_default=False,
                       help="A game folder or the name of a bundled game.")
 OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
                    help="Output folder; each game gets a folder inside it.")
+DECK_LIST = typer.Option(None, "--list", metavar="FILE", show_default=False, help="A player's deck list (text, "
+                         ".yaml or .csv: docs/decklists.md), read against the game's cards.")
 QUIET = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 
@@ -98,6 +100,7 @@ VARIANTS = kit_parameter("variants")[1]
 COLOUR = kit_parameter("colour")[1]
 PDFX = kit_parameter("pdfx")[1]
 INK_LIMIT = kit_parameter("ink_limit")[1]
+SETS = kit_parameter("sets")[1]
 
 
 def kit_options(**values) -> Options:

@@ -11,7 +11,7 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import GAME, GAMES, OUT, QUIET, app, with_kit_options
+from .app import DECK_LIST, GAME, GAMES, OUT, QUIET, app, with_kit_options
 from ..core.errors import MusterError, has_errors
 from ..core.options import Options  # for the signatures: dataclasses, which it needs, is loaded by then anyway
 
@@ -29,8 +29,10 @@ def build(
     force: bool = typer.Option(False, "--force", help="Rebuild games whose output is up to date."),
     quiet: bool = QUIET,
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every file written, with its pages and size."),
+    deck_list: Optional[Path] = DECK_LIST,
 ) -> None:
-    """Build the print-and-play kit of each game into OUT/<game>/.
+    """Build the print-and-play kit of each game into OUT/<game>/; with --list, the kit of a player's deck list
+    (its cards at its counts) into OUT/<game>-<list>/.
 
     A game whose inputs (its files, the bundled layouts and fonts, these options, Muster's version) have not
     changed since its last build, and whose output files are intact, is left as it is. OUT/<game> may not lie
@@ -42,6 +44,8 @@ def build(
         targets = console.games(games)
     except MusterError as exc:
         console.fail(exc)
+    if deck_list is not None:
+        _build_list(targets, deck_list, out, options, quiet)
     if quiet or not sys.stderr.isatty():
         outcomes = list(build_all(targets, out, options, jobs, force, console.state["debug"]))
     else:
@@ -58,6 +62,30 @@ def build(
                 typer.echo(line)
         failed = max(failed, outcome.code)
     raise typer.Exit(failed)
+
+
+def _build_list(targets: list, path: Path, out: Path, options: Options, quiet: bool) -> None:
+    """The kit of a deck list, built every time (a list is no game folder whose key says it is up to date); its
+    findings and exit 1 when the list has mistakes."""
+    from ..building.folders import apart
+    from ..building.kit import build_game, without_cycle_collection
+    from ..core.errors import GameInvalid
+    from ..reading.decklists import load_listed
+
+    try:
+        if len(targets) != 1:
+            raise MusterError("--list: name the one game the list is for", field="--list", code="bad-option")
+        with without_cycle_collection():
+            game = load_listed(targets[0], path, options.variants, options.sets)
+            apart(out, game.root)
+            built = build_game(game, out, options)
+    except GameInvalid as exc:
+        console.invalid(path.name, exc, "built")
+    except MusterError as exc:
+        console.fail(exc)
+    if not quiet:
+        typer.echo(f"{game.id}: {', '.join(f'{b.file} ({b.pages} pages)' for b in built)} -> {out / game.id}")
+    raise typer.Exit(0)
 
 
 @app.command()
@@ -102,7 +130,7 @@ def _rebuild(root: Path, out: Path, options: Options) -> None:
     stamp = time.strftime("%H:%M:%S")
     inputs = up_to_date(root, out, options)  # before anything is read: see building/cache.py
     try:
-        findings = check_game(load_game(root, options.variants))
+        findings = check_game(load_game(root, options.variants, options.sets))
     except MusterError as exc:
         findings = [exc.finding()]
     for finding in findings:

@@ -9,9 +9,9 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import BLEED, COLOUR, GAME, INK_LIMIT, PDFX, QUIET, VARIANTS, Colour, export_app, kit_options
+from .app import BLEED, COLOUR, DECK_LIST, GAME, INK_LIMIT, PDFX, QUIET, SETS, VARIANTS, Colour, export_app, kit_options
 from ..core.errors import GameInvalid, MusterError, has_errors
-from ..core.options import read_bleed
+from ..core.options import read_bleed, set_names
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
 
@@ -23,13 +23,14 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
                           help="Output folder; files go to OUT/<game>/<format>/<deck>/.")
 
 
-def _run(game: str, decks, variants, out: Path, quiet: bool, kind: str, bleed_text: str | None, export,
-         finish=None) -> None:
+def _run(game: str, decks, variants, sets: str | None, deck_list: Path | None, out: Path, quiet: bool, kind: str,
+         bleed_text: str | None, export, finish=None) -> None:
     def work() -> list[str]:
         bleed = read_bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         return run_export(game, decks or None, variants or (), bleed, out, kind,
                           lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
-                          progress=None if quiet else console.progress, finish=finish, every=finish is not None)
+                          progress=None if quiet else console.progress, finish=finish, every=finish is not None,
+                          sets=set_names(sets), deck_list=deck_list)
 
     _report(game, quiet, work)
 
@@ -55,10 +56,12 @@ def png(
     bleed: str = BLEED,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """One PNG per distinct card front and back, with bleed, at an exact pixel size; counts in cards.csv."""
-    _run(game, deck, variant, out, quiet, "png", bleed,
+    _run(game, deck, variant, sets, deck_list, out, quiet, "png", bleed,
          lambda g, d, laid, staging, b: export_png(g, d, laid, staging, dpi, b))
 
 
@@ -69,6 +72,8 @@ def pdf(
     bleed: str = BLEED,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
     colour: Colour = COLOUR,
     pdfx: bool = PDFX,
@@ -76,7 +81,7 @@ def pdf(
 ) -> None:
     """One two-page PDF per distinct card (front, back) with TrimBox and BleedBox; counts in cards.csv."""
     printing = kit_options(colour=colour, pdfx=pdfx, ink_limit=ink_limit)
-    _run(game, deck, variant, out, quiet, "pdf", bleed,
+    _run(game, deck, variant, sets, deck_list, out, quiet, "pdf", bleed,
          lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing))
 
 
@@ -91,6 +96,8 @@ def tts(
                                            help="Where you host OUT/<game>/tts/: the saved object names its images "
                                                 "under it.  [default: file:/// paths]"),
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """Tabletop Simulator: deck sheets (up to 10 x 7, 69 cards), counters as tile images, the Custom Deck dialog's
@@ -102,7 +109,7 @@ def tts(
             console.base_url(base_url)
         except MusterError as exc:
             console.fail(exc)
-    _run(game, deck, variant, out, quiet, "tts", None,
+    _run(game, deck, variant, sets, deck_list, out, quiet, "tts", None,
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
          lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))
     if base_url is None:  # said even with --quiet: the file looks fine here and is blank for everyone else
@@ -118,6 +125,8 @@ def vassal(
     deck: Optional[List[str]] = DECKS,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """A VASSAL module (.vmod): the boards as a map with its grid, counters in a piece palette that flip to their
@@ -125,7 +134,8 @@ def vassal(
     from ..formats.vassal import export_vassal
 
     try:
-        line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress)
+        line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress,
+                             sets=set_names(sets), deck_list=deck_list)
     except GameInvalid as exc:
         console.invalid(Path(str(game)).name, exc, "exported")
     except MusterError as exc:
@@ -144,6 +154,8 @@ def shop(
     deck: Optional[List[str]] = DECKS,
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
+    sets: Optional[str] = SETS,
+    deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
     strict: bool = typer.Option(False, "--strict", help="Refuse the upload (exit 1, nothing written) when text "
                                 "leaves the shop's safe zone or art stops short of its bleed, instead of warning."),
@@ -157,14 +169,15 @@ def shop(
     target, named = (name, None) if game is None else (game, name)
 
     def work() -> list[str]:
-        loaded = load_game(target, tuple(variant or ())) if named is None else None
+        loaded = load_game(target, tuple(variant or ()), set_names(sets)) if named is None else None
         if loaded is not None and has_errors(loaded.findings):  # a wrong shop: is reported with the rest
             raise GameInvalid(list(loaded.findings))
         profile = find_shop(named, loaded)
         return run_export(target, deck or None, variant or (), profile.bleed, out, profile.id,
                           lambda g, d, laid, staging: export_shop(profile, g, d, laid, staging),
                           progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True,
-                          refuse=STRICT if strict or profile.strict else ())
+                          refuse=STRICT if strict or profile.strict else (), sets=set_names(sets),
+                          deck_list=deck_list)
 
     _report(target, quiet, work)
 

@@ -171,6 +171,22 @@ SVG_UNSUPPORTED = declare("svg-unsupported", "error", "An SVG feature Muster can
                           "SVG uses {feature}, which Muster cannot draw: {instead}")
 SVG_NUMBER = declare("svg-number", "error", "An SVG number that is not finite, or too large to draw.")
 
+# Sets, deck lists and construction formats
+UNKNOWN_SET = declare("unknown-set", "error", "A set that game.yaml does not declare (sets:).")
+WRONG_SET = declare("wrong-set", "error", "A card of a deck list from a set the list or its format does not draw on.")
+UNKNOWN_TITLE = declare("unknown-title", "error", "A deck list's title that is no card of the game (or of that deck).")
+AMBIGUOUS_TITLE = declare("ambiguous-title", "error", "A deck list's title that names cards of several decks.")
+DUPLICATE_ENTRY = declare("duplicate-entry", "error", "A card named twice in one deck list.")
+BAD_COUNT = declare("bad-count", "error", "A deck list's count that is not 1 to 100 copies.")
+BAD_LINE = declare("bad-line", "error", "A deck list's line that is neither a count and a title, a section nor a "
+                   "comment.")
+BINARY_FILE = declare("binary-file", "error", "A file that should be text and holds binary data.")
+UNKNOWN_FORMAT = declare("unknown-format", "error", "A construction format that game.yaml does not declare "
+                         "(formats:).")
+FORMAT_SET = declare("format-set", "error", "A card of a set that the chosen construction format does not draw on.")
+FORMAT_DECK = declare("format-deck", "error", "A card of a deck that the chosen construction format does not draw "
+                      "on.")
+
 # Rulebooks
 RULEBOOK_TOO_BIG = declare("rulebook-too-big", "error", "A rulebook over the limits Muster typesets.")
 RULEBOOK_LAYOUT = declare("rulebook-layout", "error", "A rulebook block that cannot be set on any page.")

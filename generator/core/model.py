@@ -82,6 +82,7 @@ class Card:
     designed: bool = False
     note: str = ""
     invalid: frozenset[str] = frozenset()  # traits given with a value the loader could not accept
+    set: str = ""  # the set (sets: in game.yaml) the card comes in; "" when the game declares none
 
     def has(self, name: str) -> bool:
         """Whether the card gives the trait at all, even with a value that failed to parse."""
@@ -94,6 +95,8 @@ class Card:
             return self.designed
         if name == "id":
             return self.id
+        if name == "set":
+            return self.set
         return self.traits.get(name, default)
 
     def located(self, name: str) -> Location:
@@ -103,6 +106,17 @@ class Card:
     def label(self) -> str:
         """How messages name the card: its title in quotes, or its id when it has none (a token, say)."""
         return f"'{self.title}'" if self.title else self.id
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """A set of the game's cards, a base set or an expansion: printed by default, or only when chosen (--sets)."""
+
+    id: str
+    name: str
+    designed: bool
+    default: bool
+    where: Location
 
 
 @dataclass(frozen=True)
@@ -181,6 +195,18 @@ class Rule:
     when: Mapping[str, tuple]
     decks: tuple[str, ...]
     message: str
+    where: Location
+
+
+@dataclass(frozen=True)
+class PlayFormat:
+    """A construction format of players' deck lists: the sets and decks a list may draw on, and its rules."""
+
+    name: str
+    description: str
+    sets: tuple[str, ...]   # () : every set
+    decks: tuple[str, ...]  # () : every deck
+    rules: tuple[Rule, ...]
     where: Location
 
 
@@ -311,6 +337,9 @@ class Game:
     embed: Mapping[str, str] = field(default_factory=dict)  # words printed as the icon named, in text fields
     shop: str = ""  # the print shop whose profile `muster export shop` uses when none is named
     dice: tuple[tuple[int, int], ...] = ()  # the rolls the rules make: (number of dice, their sides)
+    sets: Mapping[str, CardSet] = field(default_factory=dict)  # the sets declared, in order
+    chosen_sets: tuple[str, ...] = ()  # the sets whose cards the game holds; () when it declares none
+    formats: Mapping[str, PlayFormat] = field(default_factory=dict)  # construction formats of deck lists
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -50,6 +50,11 @@ def _back_offset(text: str) -> tuple[float, float]:
     return offset
 
 
+def set_names(text: str | None) -> tuple[str, ...]:
+    """The sets --sets names, comma-separated: base,pack-1."""
+    return tuple(dict.fromkeys(name.strip() for name in (text or "").split(",") if name.strip()))
+
+
 @dataclass(frozen=True)
 class KitOption:
     """One choice of a kit, as the command line takes it and as a build records it."""
@@ -105,6 +110,9 @@ KIT = (
                    "boxes, no transparency."),
     KitOption("ink_limit", "--ink-limit", metavar="PERCENT", default=None, kind=float, low=100, high=400,
               recent=True, help="Total ink at most, when lower than the profile's 300 %."),
+    KitOption("sets", "--sets", metavar="SET,SET", default=None, read=set_names, recent=True,
+              help="Print only the cards of these sets of the game (sets: in game.yaml), such as base,pack-1 "
+                   "(default: its default sets)."),
 )
 KIT_OPTIONS = {option.name: option for option in KIT}
 
@@ -126,6 +134,7 @@ class Options:
     colour: str = KIT_OPTIONS["colour"].value  # rgb, or cmyk: colours and images in the inks of the output profile
     pdfx: bool = KIT_OPTIONS["pdfx"].value  # PDF/X-1a:2003 (cmyk): an output intent, trim and bleed boxes
     ink_limit: float | None = KIT_OPTIONS["ink_limit"].value  # percent: total ink, below the output profile's own
+    sets: tuple[str, ...] = KIT_OPTIONS["sets"].value  # the sets whose cards are printed; (): the game's default
 
     def __post_init__(self):
         for option in KIT:

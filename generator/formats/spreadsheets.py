@@ -186,14 +186,14 @@ class _SheetPlaces:
 
 def deck_table(game: Game, deck_id: str) -> tuple[list[str], list[list[Any]]]:
     """The header and rows of a deck's cards as its files give them, YAML or spreadsheets: title, count, the
-    traits in the game's order, then designed, id and note; only the columns some card uses. A key the deck's
+    traits in the game's order, then set, designed, id and note; only the columns some card uses. A key the deck's
     `columns:` maps a header to is written under that header, so that the sheet reads back as the deck does."""
     deck = _deck(game, deck_id)
     raw_cards = []
     for path in deck.files:
         raw_cards.extend(card for card in _raw_cards(game, deck, path) if isinstance(card, Map))
     used = {key for card in raw_cards for key in card}
-    order = ["title", "count", *game.traits, "designed", "id", "note"]
+    order = ["title", "count", *game.traits, "set", "designed", "id", "note"]
     keys = [key for key in order if key in used]
     keys += [key for card in raw_cards for key in card if key not in order]  # keys the game does not know
     keys = list(dict.fromkeys(keys))

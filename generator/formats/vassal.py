@@ -413,7 +413,7 @@ def write_vmod(game, decks, laid, path, progress=None) -> dict:
     return {"pieces": module.gpid, "images": module.images, "rules": rules is not None}
 
 
-def export_vassal(target, deck_ids, variants, out, progress=None) -> str:
+def export_vassal(target, deck_ids, variants, out, progress=None, sets=(), deck_list=None) -> str:
     """Validates the game and writes OUT/<game>/vassal/<game>.vmod with its manifest.json; every deck by
     default, counters included. Returns the summary line."""
     from .. import __version__
@@ -421,7 +421,7 @@ def export_vassal(target, deck_ids, variants, out, progress=None) -> str:
     from ..core.files import sha256
     from .exports import prepare
 
-    game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True)
+    game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True, sets=sets, deck_list=deck_list)
     staging = Staging(out, game.id, "vassal")
     try:
         name = f"{game.id}.vmod"

@@ -34,12 +34,14 @@ def deck_context(game: Game, deck: Deck, bleed: float) -> dict:
 
 def card_values(card: Card, game: Game) -> dict:
     """A card as templates see it, in its layouts and in the rulebook: its traits (codes as lists; the game's
-    `embed:` words of its text fields written as their icons, [[name]]), title, id, count and whether it is
-    designed."""
+    `embed:` words of its text fields written as their icons, [[name]]), title, id, count, whether it is designed,
+    and its set (its id) when the game declares sets."""
     values = Record("card", "trait", {name: list(value) if isinstance(value, tuple) else
                                       marked(value, game.embed) if game.traits[name].kind == "text" else value
                                       for name, value in card.traits.items()})
     values.update(title=card.title, id=card.id, count=card.count, designed=card.designed)
+    if card.set:  # a game that declares no sets: a template asking for one is told the card has none
+        values["set"] = card.set
     return values
 
 

@@ -41,6 +41,10 @@ def rulebook_context(game: Game) -> dict:
     return {
         **game_context(game),
         "decks": Record("the game", "deck", decks),
+        "sets": Record("the game", "set", {card_set.id: {"id": card_set.id, "name": card_set.name,
+                                                        "designed": card_set.designed,
+                                                        "chosen": card_set.id in game.chosen_sets}
+                                           for card_set in game.sets.values()}),
         "traits": Record("the game", "trait", {trait.name: {"label": trait.label, "description": trait.description, "kind": trait.kind}
                    for trait in game.traits.values()}),
         "boards": Record("the game", "board", {board.id: {"name": board.name, "w": board.size[0], "h": board.size[1],

@@ -14,7 +14,7 @@ from functools import cache, partial
 from typing import Callable, NamedTuple
 
 from ..core.display import Face
-from ..core.errors import Finding, Location, MusterError
+from ..core.errors import Finding, MusterError
 from ..core.model import Card, Deck, Game
 from ..layout.cards import lay_out_batches
 from ..layout.context import deck_context

@@ -4,6 +4,7 @@
 
 let state = null;
 let selected = null;  // [deck id, card index] of the card whose data is shown
+let view = "decks";  // the view shown: decks (the cards), stats or draw
 
 function make(tag, className, text) {
   const element = document.createElement(tag);
@@ -171,6 +172,96 @@ function draw() {
   const sections = state.decks.map(deckSection);
   if (state.boards.length) sections.push(boardSection(state.boards));
   document.getElementById("decks").replaceChildren(...sections);
+  document.getElementById("stats").replaceChildren(...(state.statistics || []).map(statsSection));
+  const choice = document.getElementById("draw-deck");
+  const chosen = choice.value;
+  choice.replaceChildren(...state.decks.map((deck) => {
+    const option = make("option", "", deck.name);
+    option.value = deck.id;
+    return option;
+  }));
+  if (state.decks.some((deck) => deck.id === chosen)) choice.value = chosen;
+}
+
+function statsSection(deck) {
+  // One deck counted: a bar per value of each trait, a column per value of each numeric trait.
+  const section = make("section", "deck-stats");
+  const heading = make("h2", "", deck.name);
+  heading.append(make("span", "count", deck.titles + " titles · " + deck.copies + " copies"));
+  section.append(heading);
+  for (const [name, trait] of Object.entries(deck.composition)) {
+    const block = make("div", "trait");
+    block.dataset.trait = name;
+    block.append(make("h3", "", trait.label));
+    const bars = make("div", "bars");
+    const most = Math.max(...trait.rows.map((row) => row.copies), 1);
+    for (const row of trait.rows) {
+      const track = make("div", "track");
+      const fill = make("div", "fill");
+      fill.style.width = (row.copies / most * 100) + "%";
+      track.append(fill);
+      bars.append(make("span", "value", row.value), track,
+                  make("span", "", row.copies + " copies · " + (row.share * 100).toFixed(1) + " %"));
+    }
+    block.append(bars);
+    section.append(block);
+  }
+  for (const [name, trait] of Object.entries(deck.distribution)) {
+    const block = make("div", "trait");
+    block.dataset.trait = name;
+    block.append(make("h3", "", trait.label + ": " + trait.min + " to " + trait.max + ", mean " +
+                      trait.mean.toFixed(2) + ", median " + trait.median));
+    const columns = make("div", "columns");
+    const labels = make("div", "column-labels");
+    const most = Math.max(...trait.values.map((row) => row.copies), 1);
+    for (const row of trait.values) {
+      const column = make("div", "column");
+      const fill = make("div", "fill");
+      fill.style.height = (row.copies / most * 85) + "%";
+      column.append(make("span", "", row.copies), fill);
+      columns.append(column);
+      labels.append(make("span", "", row.value));
+    }
+    block.append(columns, labels);
+    section.append(block);
+  }
+  return section;
+}
+
+async function deal() {
+  // A test draw from the server: the same seed, the same hand; each card shown by its face.
+  const deckId = document.getElementById("draw-deck").value;
+  const hand = document.getElementById("draw-hand").value;
+  const seed = document.getElementById("draw-seed").value;
+  const query = new URLSearchParams({deck: deckId, hand: hand, seed: seed});
+  const response = await fetch("/draw.json?" + query.toString(), {cache: "no-store"});
+  const dealt = await response.json();
+  const said = document.getElementById("draw-said");
+  const shown = document.getElementById("hand");
+  const deck = state.decks.find((d) => d.id === dealt.deck);
+  if (dealt.error || !deck) {
+    said.textContent = dealt.error || "no such deck";
+    shown.replaceChildren();
+    return;
+  }
+  said.textContent = dealt.hand.length + " cards from " + deck.name + ", seed " + dealt.seed;
+  shown.replaceChildren(...dealt.hand.map((card) => {
+    const figure = make("figure", "card dealt");
+    const entry = deck.cards.find((c) => c.id === card.id);
+    const faces = make("div", "faces");
+    if (entry && entry.front) faces.append(face(entry.front, deck));
+    figure.append(faces, make("figcaption", "", card.title));
+    return figure;
+  }));
+}
+
+function show(chosen) {
+  view = chosen;
+  for (const name of ["decks", "stats", "draw"]) document.getElementById(name).hidden = name !== view;
+  for (const button of document.querySelectorAll("#views button")) {
+    button.classList.toggle("chosen", button.dataset.view === view);
+  }
+  if (view === "draw" && !document.getElementById("hand").childElementCount) deal();
 }
 
 async function follow() {
@@ -195,5 +286,14 @@ document.getElementById("close").addEventListener("click", () => {
   selected = null;
   document.getElementById("details").hidden = true;
   draw();
+});
+for (const button of document.querySelectorAll("#views button")) {
+  button.addEventListener("click", () => show(button.dataset.view));
+}
+document.getElementById("deal").addEventListener("submit", (event) => { event.preventDefault(); deal(); });
+document.getElementById("redeal").addEventListener("click", () => {
+  const seed = document.getElementById("draw-seed");
+  seed.value = String(Number(seed.value || 0) + 1);
+  deal();
 });
 follow();

@@ -1,5 +1,6 @@
 """The preview's web server: the standard library's ThreadingHTTPServer on 127.0.0.1 only, serving the one page
-(page.html, page.css, page.js from this package), the state as JSON, and face images by key; anything else 404.
+(page.html, page.css, page.js from this package), the state as JSON, a test draw as JSON (/draw.json?deck=ID&hand=N
+&seed=N), and face images by key; anything else 404.
 
 The standard library is enough for one local page and a few files, and adds nothing to install. Updates reach the
 page by long polling: it asks for the state after the version it shows, and the answer waits until there is a
@@ -62,6 +63,12 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, page_file(name), kind)
         elif url.path == "/state.json":
             self._send(HTTPStatus.OK, self.server.preview.wait(after, self.server.wait), "application/json")
+        elif url.path == "/draw.json":
+            asked = parse_qs(url.query)
+            numbers = [asked.get(name, [default])[0] for name, default in (("hand", "6"), ("seed", "1"))]
+            hand, seed = (int(n) if n.isdigit() and len(n) < 10 else 0 for n in numbers)
+            self._send(HTTPStatus.OK, self.server.preview.deal(asked.get("deck", [""])[0], hand, seed),
+                       "application/json")
         elif (match := IMAGE.fullmatch(url.path)) and (png := self.server.preview.images.png(match[1])) is not None:
             drawn = match[1] not in self.server.preview.images.problems  # a stand-in: asked for again
             self._send(HTTPStatus.OK, png, "image/png", cache="max-age=31536000, immutable" if drawn else "no-store")

@@ -19,6 +19,7 @@ from ..core.display import Face
 from ..core.errors import Finding, MusterError, has_errors
 from ..core.model import Deck, Game
 from ..core.options import Options
+from ..formats.statistics import deal, game_statistics
 from ..layout.boards import lay_out_board
 from ..reading.loading import load_game
 from .images import FaceImages
@@ -61,6 +62,8 @@ class Preview:
         self.seconds = 0.0  # how long the last refresh took
         self.findings: list[Finding] = []  # the last refresh's
         self.published: tuple[str, list[Finding], bool] = (root.name, [], False)  # what _publish last had
+        self.game: Game | None = None  # the last game read well: test draws deal from it
+        self.statistics: list[dict] = []  # each deck of it counted (formats/statistics.py)
 
     def refresh(self, changed: Iterable[Path] = ()) -> None:
         """Read, check and lay the game out again, rasterise new faces, and publish the result."""
@@ -69,7 +72,7 @@ class Preview:
             self.images.forget()
             self.layouts.forget()
         try:
-            game = load_game(self.root, self.options.variants)
+            game = load_game(self.root, self.options.variants, self.options.sets)
             findings = check_data(game)
         except MusterError as exc:
             game, findings = None, [exc.finding()]
@@ -77,6 +80,7 @@ class Preview:
             self._publish(self.root.name, findings, stale=True)
         else:
             findings += self._lay_out(game, findings)
+            self.game, self.statistics = game, game_statistics(game)["decks"]
             self._publish(game.title, findings, stale=False)
             self.images.trim()
             self.layouts.trim()
@@ -164,9 +168,21 @@ class Preview:
         with self.updated:
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
-                            "findings": [finding_entry(f, self.root) for f in findings], "boards": boards})
+                            "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
+                            "statistics": self.statistics})
             self.state = (head[:-1] + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{' + outlines + "}}").encode()
             self.updated.notify_all()
+
+    def deal(self, deck_id: str, hand: int, seed: int) -> bytes:
+        """A test draw from a deck of the last game read well, as JSON: the cards by id and title, or the problem."""
+        game = self.game
+        try:
+            if game is None or deck_id not in game.decks:
+                raise MusterError(f"no deck '{deck_id}' to draw from", code="unknown-deck")
+            dealt = {"deck": deck_id, "seed": seed, "hand": deal(game.decks[deck_id], hand, seed)}
+        except MusterError as exc:
+            dealt = {"deck": deck_id, "seed": seed, "error": exc.message}
+        return encoded(dealt).encode()
 
     def wait(self, after: int, timeout: float) -> bytes:
         """The state once its version is past `after`, or as it is after `timeout` seconds."""

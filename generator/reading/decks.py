@@ -19,7 +19,8 @@ from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME, GROUP, RESERVED_CARD_KEYS
 from .traits import parse_trait
 from .worksheets import SUFFIXES, card_maps, read_header, read_sheet, unknown_columns
 
-_TITLE, _COUNT, _ID, _DESIGNED, _NOTE = (CARD[name] for name in ("title", "count", "id", "designed", "note"))
+_TITLE, _COUNT, _ID, _DESIGNED, _NOTE, _SET = (CARD[name] for name in ("title", "count", "id", "designed", "note",
+                                                                     "set"))
 
 
 def slug(text: str) -> str:
@@ -37,11 +38,13 @@ class _Source:
     traits: dict
     vocabularies: dict
     titled: bool = True
+    sets: tuple[str, ...] = ()  # the game's sets; their first is a card's set when neither it nor its deck names one
+    set: str = ""  # the deck's set
     mapping: SheetMapping = SheetMapping()
 
 
 def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
-               card_size: tuple[float, float]) -> dict[str, Deck]:
+               card_size: tuple[float, float], sets: tuple[str, ...] = ()) -> dict[str, Deck]:
     result = {}
     for deck_id, body, field, where in reader.entries(data, GAME["decks"], "deck"):
         reader.keys(body, field, DECK)
@@ -54,8 +57,9 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             reader.error(at(body, "files"), join(field, "files"), "expected a list of file names", "wrong-type")
             continue
         printing = _print_format(reader, body, field, card_size)
-        source = _source(reader, body, field, _Source(deck_id, traits, vocabularies, printing.component == "cards"),
-                         names)
+        source = _source(reader, body, field, _Source(deck_id, traits, vocabularies, printing.component == "cards",
+                                                      sets), names)
+        source.set = _set(reader, body, DECK["set"], field, sets, sets[0] if sets else "")
         cards: list[Card] = []
         files = []
         complete = True
@@ -87,6 +91,20 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             group=_grouping(reader, body, field, traits), mapping=source.mapping,
         )
     return result
+
+
+def _set(reader: Reader, data: Map, key, field: str, sets: tuple[str, ...], default: str) -> str:
+    """The set named under `key` of `data` (a deck's, a card's), `default` when it names none; an error when it
+    is no set of the game's."""
+    name = reader.value(data, key, field, default=None)
+    if name is None:
+        return default
+    if name not in sets:
+        known = f" (the game's sets: {', '.join(sets)})" if sets else " (the game declares no sets:)"
+        reader.error(at(data, key.name), join(field, key.name), f"unknown set '{name}'"
+                     + did_you_mean(name, sets, known), "unknown-set")
+        return default
+    return name
 
 
 def _grouping(reader: Reader, body: Map, field: str, traits: dict) -> Grouping | None:
@@ -229,5 +247,6 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
             title=title, id=reader.value(raw, _ID, field, default=identifier), count=count, traits=frozen(values),
             where=where, field_where=frozen(field_where), index=start + index, designed=designed,
             note=reader.value(raw, _NOTE, field), invalid=frozenset(invalid),
+            set=_set(reader, raw, _SET, field, source.sets, source.set),
         ))
     return cards

@@ -3,13 +3,14 @@ colours, icons, tables, rulebook). Decks, traits, rules and boards are read by t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
 from ..core import codes, fonts
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.files import confined
-from ..core.model import Game, Icon, Rulebook, frozen
+from ..core.model import CardSet, Deck, Game, Icon, Rulebook, frozen
 from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
@@ -17,14 +18,15 @@ from .kinds import HEX_COLOUR, NAME, NUMBER, describe, named_colour
 from .reader import Reader, at, join
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
-from .rules import patched, read_rules, read_variants
+from .rules import patched, read_formats, read_rules, read_variants
 from .sourcemap import Map, Seq, load_yaml
-from .spec import GAME, GAME_CARD, ICON, MAX_TABLE_ROWS, RULEBOOK
+from .spec import CARD_SET, GAME, GAME_CARD, ICON, MAX_TABLE_ROWS, RULEBOOK
 from .traits import read_traits, read_vocabularies
 
 
-def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
-    """The game at `name_or_path`, with the named variants switched on besides the game's defaults."""
+def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iterable[str] = ()) -> Game:
+    """The game at `name_or_path`, with the named variants switched on besides the game's defaults, holding the
+    cards of the named sets (none named: the game's default sets)."""
     root = find_game(name_or_path).resolve()
     where = Location(root / "game.yaml", 1, 1)
     try:  # the entry file is confined like every other: a link out of the folder is never read (nor quoted)
@@ -45,9 +47,11 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     colours = _colours(reader, data)
     icons = _icons(reader, data, root, colours)
     embed = _embed(reader, data, icons)
-    decks = read_decks(reader, data, root, traits, vocabularies, card_size)
+    card_sets = _sets(reader, data)
+    decks = read_decks(reader, data, root, traits, vocabularies, card_size, tuple(card_sets))
     with sandbox.time_limit():  # the templates of game.yaml (rules' numbers, boards' sizes) share one time limit
         rules = read_rules(reader, data, traits, decks, constants)
+        formats = read_formats(reader, data, traits, decks, constants, card_sets)
         game_variants = read_variants(reader, data, traits, vocabularies)
         tables = _tables(reader, data)
         boards = read_boards(reader, data, constants, colours)
@@ -59,6 +63,9 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
     enabled = [v for v in game_variants.values() if v.enabled or v.name in variants]
     if enabled:
         decks = {deck_id: patched(deck, enabled) for deck_id, deck in decks.items()}
+    chosen = _chosen_sets(card_sets, tuple(sets), where)
+    if chosen:
+        decks = {deck_id: in_sets(deck, chosen, card_sets) for deck_id, deck in decks.items()}
     return Game(
         root=root,
         id=root.name,
@@ -83,7 +90,42 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = ()) -> Game:
         fonts=font_book,
         embed=frozen(embed),
         shop=shop,
+        sets=frozen(card_sets),
+        chosen_sets=chosen,
+        formats=frozen(formats),
     )
+
+
+def _sets(reader: Reader, data: Map) -> dict[str, CardSet]:
+    """The game's sets of cards, in the order game.yaml declares them."""
+    result = {}
+    for set_id, body, field, where in reader.entries(data, GAME["sets"], "set"):
+        reader.keys(body, field, CARD_SET)
+        result[set_id] = CardSet(set_id, reader.value(body, CARD_SET["name"], field, default=set_id),
+                                 reader.value(body, CARD_SET["designed"], field),
+                                 reader.value(body, CARD_SET["default"], field), where)
+    return result
+
+
+def _chosen_sets(card_sets: dict[str, CardSet], names: tuple[str, ...], where: Location) -> tuple[str, ...]:
+    """The sets whose cards the game is read with: those named (--sets), in the game's order, else its default
+    sets; () when it declares none. A name that is no set of the game's is a MusterError."""
+    for name in names:
+        if name not in card_sets:
+            known = f" (its sets: {', '.join(card_sets)})" if card_sets else " (it declares no sets:)"
+            raise MusterError(f"--sets: game has no set '{name}'" + did_you_mean(name, card_sets, known), where,
+                              field="--sets", code="unknown-set")
+    return tuple(set_id for set_id, card_set in card_sets.items() if (set_id in names if names else card_set.default))
+
+
+def in_sets(deck: Deck, chosen: tuple[str, ...], card_sets: dict[str, CardSet]) -> Deck:
+    """The deck with only the cards of the chosen sets. Its declared size counts the cards of the default sets, so
+    it is kept only when the chosen sets are those."""
+    defaults = tuple(set_id for set_id, card_set in card_sets.items() if card_set.default)
+    if chosen == defaults and all(card.set in chosen for card in deck.cards):
+        return deck
+    return replace(deck, cards=tuple(card for card in deck.cards if card.set in chosen),
+                   size=deck.size if chosen == defaults else None)
 
 
 def _card_size(reader: Reader, data: Map) -> tuple[float, float]:

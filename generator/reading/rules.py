@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import MusterError, did_you_mean
-from ..core.model import Card, Deck, Rule, Variant, frozen
+from ..core.model import Card, Deck, PlayFormat, Rule, Variant, frozen
 from ..core import sandbox
 from .kinds import NUMBER
 from .reader import Reader, at, join, known
 from .sourcemap import Map
-from .spec import BOUNDS, COUNT, GAME, RULE, RULE_KINDS, TOTAL, VARIANT
+from .spec import BOUNDS, COUNT, GAME, PLAY_FORMAT, RULE, RULE_KINDS, TOTAL, VARIANT
 from .traits import parse_trait
 
 _BOUND_NAMES = tuple(key.name for key in BOUNDS)
-_CARD_FACTS = ("title", "id", "designed")  # what a `when:` may test besides traits
+_CARD_FACTS = ("title", "id", "designed", "set")  # what a `when:` may test besides traits
 
 
 def formula(value, constants: dict):
@@ -48,9 +48,11 @@ def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict | No
     return result
 
 
-def read_rules(reader: Reader, data: Map, traits: dict, decks: dict, constants: dict) -> list[Rule]:
+def read_rules(reader: Reader, data: Map, traits: dict, decks: dict, constants: dict,
+               field: str = "rules") -> list[Rule]:
+    """The rules listed under `rules` of `data` (game.yaml's, or a format's, at `field`)."""
     rules = []
-    for field, body in reader.listed(data, "rules", "rules"):
+    for field, body in reader.listed(data, "rules", field):
         kinds = [k for k in RULE_KINDS if k in body]
         reader.keys(body, field, RULE)
         if len(kinds) != 1:
@@ -76,6 +78,30 @@ def read_rules(reader: Reader, data: Map, traits: dict, decks: dict, constants: 
             message=reader.value(body, RULE["message"], field), where=body.where,
         ))
     return rules
+
+
+def read_formats(reader: Reader, data: Map, traits: dict, decks: dict, constants: dict,
+                 sets: dict) -> dict[str, PlayFormat]:
+    """The construction formats of players' deck lists (formats: in game.yaml)."""
+    result = {}
+    for name, body, field in reader.named(data, GAME["formats"]):
+        reader.keys(body, field, PLAY_FORMAT)
+        chosen = tuple(reader.value(body, PLAY_FORMAT["sets"], field, default=()))
+        for set_id in chosen:
+            if set_id not in sets:
+                reader.error(at(body, "sets"), join(field, "sets"), f"unknown set '{set_id}'"
+                             + did_you_mean(set_id, sets, f" (the game's sets: {', '.join(sets) or 'none'})"),
+                             "unknown-set")
+        deck_ids = body.get("decks", [])
+        if not isinstance(deck_ids, list) or any(not known(d, decks) for d in deck_ids):
+            reader.error(at(body, "decks"), join(field, "decks"),
+                         f"expected a list of deck ids of this game ({', '.join(decks)})",
+                         "unknown-deck" if isinstance(deck_ids, list) else "wrong-type")
+            deck_ids = []
+        result[str(name)] = PlayFormat(
+            str(name), reader.value(body, PLAY_FORMAT["description"], field), chosen, tuple(deck_ids),
+            tuple(read_rules(reader, body, traits, decks, constants, join(field, "rules"))), body.where)
+    return result
 
 
 def rule_params(reader: Reader, kind: str, body: Map, field: str, traits: dict, constants: dict) -> dict | None:

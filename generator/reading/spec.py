@@ -178,8 +178,16 @@ GROUP = Section("decks.<id>.group", (
         default=Derived("the values' names, joined by \" · \"")),
 ))
 
+CARD_SET = Section("sets.<id>", (
+    Key("name", TEXT, "The set's name, for the rulebook and messages.", default=Derived("the set's id")),
+    Key("designed", BOOLEAN, "true for a set designed for Muster rather than taken from the source.", default=False),
+    Key("default", BOOLEAN, "Printed when no --sets is given; false for an expansion printed only when chosen.",
+        default=True),
+))
+
 DECK = Section("decks.<id>", (
     Key("name", TEXT, "The deck's name, in messages and the rulebook.", default=Derived("the deck's id")),
+    Key("set", STRING, "The set, a key of sets:, of its cards that name none.", default=Derived("the first set")),
     Key("file", FILE, "The deck file, in the game folder: YAML, or a .csv, .tsv or .xlsx sheet."),
     Key("files", FILES, "Deck files instead of file: the cards of all of them, in order."),
     Key("size", INTEGER, "Declared size: the sum of the counts must equal it.", minimum=0, maximum=MAX_CARDS_PER_DECK),
@@ -221,6 +229,13 @@ RULE = Section("rules[]", (
     Key("decks", DECK_IDS, "Only the cards of these decks.", default=Derived("every deck")),
     Key("name", STRING, "Shown in brackets at the start of the rule's findings.", default=Derived("\"<kind> rule\"")),
     Key("message", STRING, "Shown before what was found.", default=""),
+))
+
+PLAY_FORMAT = Section("formats.<name>", (
+    Key("description", STRING, "What the format is for, shown by muster validate --list.", default=""),
+    Key("sets", TOKENS, "The sets a list in this format may draw on.", default=Derived("every set")),
+    Key("decks", DECK_IDS, "The decks a list in this format may draw on.", default=Derived("every deck")),
+    Key("rules", LIST, "The rules a list must meet, in the language of rules: (size, copies, totals).", of=RULE),
 ))
 
 VARIANT = Section("variants.<name>", (
@@ -316,9 +331,13 @@ GAME = Section("game.yaml", (
         names=NAME),
     Key("vocabularies", MAP, "The codes a code or codes trait may take.", of=VOCABULARY),
     Key("traits", MAP, "Every key a card may carry besides the reserved ones.", of=TRAIT, names=NAME),
+    Key("sets", MAP, "Set id -> the set: the base set and expansions, chosen by --sets.", of=CARD_SET,
+        names=DECK_ID),
     Key("decks", MAP, "Deck id (lower case, digits, dashes) -> the deck.", required=True, of=DECK, names=DECK_ID),
     Key("rules", LIST, "The game's own checks.", of=RULE),
     Key("variants", MAP, "Named changes to the cards, switched on by default or by --variant.", of=VARIANT),
+    Key("formats", MAP, "Named construction rules for players' deck lists (muster validate --list).",
+        of=PLAY_FORMAT, names=DECK_ID),
     Key("tables", MAP, "Named lists of rows that layouts and the rulebook print from.", of=ROWS, names=NAME),
     Key("boards", MAP, "Maps and play mats, printed at 100 %.", of=BOARD, names=DECK_ID),
     Key("rulebook", MAPPING, "The rules, typeset into rules.pdf.", of=RULEBOOK),
@@ -333,6 +352,7 @@ CARD = Section("cards[]", (
         default=Derived("the title in lower case ASCII with dashes; with no title, <deck>-<n>")),
     Key("designed", BOOLEAN, "true for a card designed for Muster rather than taken from the source.", default=False),
     Key("note", TEXT, "Provenance or resolution remarks; never printed.", default=""),
+    Key("set", STRING, "The set the card comes in, a key of sets:.", default=Derived("the deck's set")),
 ))
 
 DECK_FILE = Section("<deck>.yaml", (
@@ -342,5 +362,5 @@ DECK_FILE = Section("<deck>.yaml", (
 RESERVED_CARD_KEYS = CARD.names
 
 # Every mapping, in the order docs/format.md lists them.
-SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, FONT_FACE, ICON, VOCABULARY, TERM, TRAIT, DECK, FORMAT, GROUP, RULE, COUNT, TOTAL,
-            VARIANT, BOARD, GRID, PLACE, TERRAIN, HEXSIDE, RULEBOOK, DECK_FILE, CARD)
+SECTIONS = (GAME, GAME_CARD, FONT_FAMILY, FONT_FACE, ICON, VOCABULARY, TERM, TRAIT, CARD_SET, DECK, FORMAT, GROUP, RULE,
+            COUNT, TOTAL, PLAY_FORMAT, VARIANT, BOARD, GRID, PLACE, TERRAIN, HEXSIDE, RULEBOOK, DECK_FILE, CARD)

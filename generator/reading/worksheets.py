@@ -33,7 +33,7 @@ _TRUE, _FALSE = ("true", "yes"), ("false", "no")
 # The headers other tools give the title and the copies, read as Muster's own (in any case, as title and count are)
 COMMON_NAMES = {"name": "title", "qty": "count", "quantity": "count", "copies": "count"}
 # Reserved keys a sheet often uses for something else (a unit's number in `ID`): read only when written as they are
-EXACT_KEYS = ("id", "designed", "note")
+EXACT_KEYS = ("id", "designed", "note", "set")
 MAX_NAMED = 10  # unknown columns a warning names; it counts the rest
 
 
