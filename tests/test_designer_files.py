@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
+from pypdf import PdfReader
 
 from conftest import FACE_YAML, GAME_YAML, REPO
 from generator.checking import check_game
@@ -197,6 +198,21 @@ def test_embed_makes_icons_in_text_fields_and_leaves_titles_alone(make_game, tmp
     text = page_text(tmp_path / "out" / "tiny" / "cards-reds.pdf", 0)
     assert "Gold Mine" in text and "Gold rush" in text  # the title, and a layout's own words, as written
     assert "Gain 1 ★." in text and "Gain 1 Gold" not in text  # the text field's word, as its icon
+
+
+def test_embed_in_the_rulebook_makes_icons_of_its_prose_and_leaves_titles_alone(make_game, tmp_path):
+    """The rules' own words become icons; a card's title a template prints there never changes, nor a code span."""
+    rules = ("# Cards\n\nSpend Gold to play a card; `Gold` is its keyword.\n\n"
+             "{% for card in decks.reds.cards %}- {{ card.title }}\n{% endfor %}\n")
+    folder = make_game({"game.yaml": GAME_YAML.replace("card: {size: poker}", "card: {size: poker}\nembed: {Gold: star}")
+                        + "rulebook: {file: rules.md}\n", "rules.md": rules,
+                        "reds.yaml": "cards:\n  - {title: Gold Mine, type: L, force: 2}\n"
+                                     "  - {title: Bravo, type: U, force: 3, count: 2}\n"})
+    build_game(load_game(folder), tmp_path / "out", Options(calibration=False))
+    pdf = tmp_path / "out" / "tiny" / "rules.pdf"
+    text = " ".join(page_text(pdf, page) for page in range(len(PdfReader(pdf).pages)))
+    assert "Gold Mine" in text and "Spend ★ to play" in text and "Gold is its keyword" in text
+    assert "Spend Gold" not in text and "★ Mine" not in text
 
 
 # --- item 10: a warning accepted for one element; rotated text checked; lists of titles; token counts ---------------

@@ -11,6 +11,7 @@ an embedded word: `\\[[wood]]` prints as written.
 
 from __future__ import annotations
 
+import html
 import re
 from functools import lru_cache
 from typing import Iterable, Mapping, NamedTuple
@@ -110,6 +111,17 @@ def marked(text: str, embed: Mapping[str, str]) -> str:
         return text
     return _pattern(tuple(embed)).sub(lambda match: match.group(1) and match.group(0) or f"[[{embed[match.group(0)]}]]",
                                       text)
+
+
+def unembedded(text: str, embed: Mapping[str, str]) -> str:
+    """HTML-escaped `text` (as a rulebook prints a value) in which no `embed` word can become an icon: each one's
+    first character written as a character reference, which Markdown reads back as an escaped character, and an
+    embedded word holds none (tokens). What a template prints is data: a card titled "Gold Mine" stays so."""
+    escaped = html.escape(text)
+    if not embed:
+        return escaped
+    return _pattern(tuple(embed)).sub(lambda match: match.group(1) and match.group(0)
+                                      or f"&#{ord(match.group(0)[0])};{match.group(0)[1:]}", escaped)
 
 
 def card_segments(text: str) -> list[Segment]:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from ..core.errors import Finding, Location
 from ..core.model import Game
 from ..core import sandbox
+from ..core.inline import unembedded
 from ..core.inputs import RULEBOOK, read_bytes
 from .context import card_values, game_context
 from ..core.sandbox import Record
@@ -59,6 +62,21 @@ def rulebook_context(game: Game) -> dict:
     }
 
 
+def _environment(game: Game):
+    """The rulebooks' sandbox; with the game's `embed:` words, what its templates print left without icons: the
+    words the rules' author wrote become icons, the values printed (a card's title) never do."""
+    env = sandbox.environment(markdown=True)
+    if not game.embed:
+        return env
+    finalize = env.finalize
+
+    def printed(value):
+        value = finalize(value)
+        return value if isinstance(value, Markup) else Markup(unembedded(str(value), game.embed))
+
+    return env.overlay(finalize=printed)
+
+
 def render_text(game: Game) -> RulesText:
     """The rulebook's Markdown with every Jinja expression evaluated; errors name rules.md and the line, and the
     limit when one was passed."""
@@ -72,7 +90,7 @@ def render_text(game: Game) -> RulesText:
     context = rulebook_context(game)
     try:
         with sandbox.time_limit():
-            text = sandbox.environment(markdown=True).from_string(source).render(context)
+            text = _environment(game).from_string(source).render(context)
     except Exception as exc:  # any failure of the template is the rulebook author's to fix
         message, code = sandbox.failure(exc)
         line = sandbox.template_line(exc)
