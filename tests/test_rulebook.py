@@ -333,10 +333,10 @@ def test_the_cover_shows_the_games_own_cards(tmp_path):
         assert deck.cards[0].title in cover.split("Components")[0], deck.id
 
 
-@pytest.mark.parametrize("paper, margin", [((210, 297), 20), ((148.5, 210), 14)])
+@pytest.mark.parametrize("paper, margin", [((210, 297), 20), ((215.9, 279.4), 20), ((148.5, 210), 14)])
 def test_no_page_of_a_bundled_rulebook_is_less_than_a_third_full(tmp_path, paper, margin):
     """Past the cover and the contents, and before the last page, every page's text frame is a third full at least
-    (a page in two columns counting both), on A4 and on a booklet's A5."""
+    (a page in two columns counting both), on A4, on Letter and on a booklet's A5."""
     from pdfcheck import page_fill
     from generator.building.sequence import rulebook_figures
     from generator.rendering.rulebook_pdf import typeset_rulebook

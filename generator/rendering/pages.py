@@ -121,6 +121,10 @@ class Pages(BaseDocTemplate):
                 made_frame.lastFrame = True
         self.frame = made[0]
 
+    def _peekNextFrame(self):  # what a KeepTogether asks before it splits: the column beside a frame made here
+        following = getattr(self.frame, "following", None)
+        return following if following is not None else super()._peekNextFrame()
+
     def handle_frameEnd(self, resume=0):
         following = getattr(self.frame, "following", None)  # a frame made in mid-page, and the next beside it
         if following is None:
