@@ -14,10 +14,11 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, svg
-from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
+from ..core.display import Ellipse, Fit, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
+from .images import Embedded, embedded
 from .inks import Inks, hex_of
 from .vectors import Forms, scales
 
@@ -44,7 +45,8 @@ class Painter:
         self.canvas = canvas
         self.greyscale = greyscale
         self.inks = inks or Inks()
-        self.images: dict[Path, ImageReader] = {}
+        self.images: dict[Path, ImageReader | str] = {}  # a reader, or the name of an image object (images.py)
+        self.sizes: dict[str, tuple[int, int]] = {}  # each image object's size in pixels
         recolour = greyscale or self.inks.mode == "cmyk"  # else SVG colours are drawn exactly as the file has them
         self.vectors = Forms(canvas, self._svg_colour if recolour else None)
         self.colours: dict[str, tuple[float, ...]] = {}
@@ -180,7 +182,9 @@ class Painter:
             reader = self.images.get(item.path)
             if reader is None:
                 reader = self.images[item.path] = self._image(item.path)
-            if item.fit == "contain":  # reportlab's own placing, as every kit before fit: was drawn
+            if isinstance(reader, str):
+                self._place(reader, x, y, w, h, item.fit)
+            elif item.fit == "contain":  # reportlab's own placing, as every kit before fit: was drawn
                 c.drawImage(reader, x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
             else:
                 size = reader.getSize()
@@ -249,11 +253,13 @@ class Painter:
             at += len(data)
         return pieces
 
-    def _image(self, path: Path) -> ImageReader:
-        """One reader per image file; in greyscale, the image's grey version (transparency kept); in CMYK, the
-        image in the output profile's inks."""
+    def _image(self, path: Path) -> ImageReader | str:
+        """What draws an image file: in RGB, the name of the image object made of its file's own data where PDF can
+        take that (images.py), else a reader; in greyscale, a reader of the image's grey version (transparency
+        kept); in CMYK, of the image in the output profile's inks."""
         if not self.greyscale and self.inks.mode == "rgb":
-            return ImageReader(str(path))
+            made = embedded(path)
+            return ImageReader(str(path)) if made is None else self._register(*made)
         from PIL import Image
 
         with Image.open(path) as image:
@@ -261,6 +267,30 @@ class Painter:
             if self.greyscale:
                 image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
             return ImageReader(self.inks.image(image))
+
+    def _register(self, image: Embedded, mask: Embedded | None) -> str:
+        """The image (and its soft mask) added to the document, named in the order images are first drawn."""
+        doc = self.canvas._doc
+        name = f"art{len(self.images)}"
+        if mask is not None:
+            image.smask = doc.Reference(mask, doc.getXObjectName(f"{name}mask"))
+        doc.Reference(image, doc.getXObjectName(name))
+        doc.addForm(name, image)
+        self.sizes[name] = image.width, image.height
+        return name
+
+    def _place(self, name: str, x: float, y: float, w: float, h: float, fit: Fit) -> None:
+        """The registered image `name` fitted into the box at (x, y), w x h points, centred, as `fit` says."""
+        c = self.canvas
+        size = self.sizes[name]
+        across, up = scales(size, (w, h), fit)
+        c.saveState()
+        c.translate(x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2)
+        c.scale(size[0] * across, size[1] * up)
+        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
+        c.restoreState()
+        c._formsinuse.append(name)
+        c._currentPageHasImages = 1
 
     def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         if fill:
