@@ -161,3 +161,56 @@ def test_a_cmyk_build_still_converts_its_images(tmp_path):
     pdf = draw(tmp_path, art, inks=Inks("cmyk"))
     (image,) = images(pdf)
     assert image["/ColorSpace"] == "/DeviceCMYK"
+
+
+def sheet_pdf(tmp_path: Path, arts: list[Path]) -> Path:
+    """A sheet PDF with one card per file, each file's picture stretched over 40 x 30 mm of its card, as a build
+    writes it: the art spliced in as the file is written."""
+    from generator.core.display import Face
+    from generator.imposition.sheets import Sheet, Slot
+    from generator.rendering.render import SheetWriter
+
+    pdf = tmp_path / "sheet.pdf"
+    writer = SheetWriter(pdf, "art")
+    writer.start_section({})
+    faces = [Face(63, 88, (Picture(art, 10.0, 10.0, 40.0, 30.0, "stretch"),)) for art in arts]
+    slots = tuple((Slot(10 + 65 * index, 10, 63, 88, 0, 0, 0, 0), index) for index in range(len(arts)))
+    writer.sheet(Sheet("front", (210, 297), slots), faces)
+    writer.save()
+    return pdf
+
+
+@pytest.mark.usefixtures("font_book")
+def test_a_sheet_pdf_has_its_art_spliced_in_with_every_offset_right(tmp_path):
+    """The sheet writer copies each file's data in place of its token while it writes the PDF: the file is a valid
+    PDF (every cross-reference offset moved by the art before it; pypdf reads it strictly), each image's stream
+    is its file's data, and the pictures draw."""
+    arts = []
+    for index, mode in enumerate(("RGB", "L", "RGBA")):
+        arts.append(tmp_path / f"a{index}.png")
+        picture(mode).save(arts[-1])
+    pdf = sheet_pdf(tmp_path, arts)
+    reader = PdfReader(pdf, strict=True)
+    for number in range(1, reader.trailer["/Size"]):
+        assert reader.get_object(number) is not None  # at the offset the table gives, or pypdf raises
+    found = images(pdf)
+    assert sorted(image._data for image in found[:2]) == sorted(idat(art) for art in arts[:2])
+    assert pdf.read_bytes().count(b"startxref") == 1
+
+
+@pytest.mark.usefixtures("font_book")
+def test_art_changed_before_the_sheet_pdf_is_written_is_an_error(tmp_path):
+    from generator.core.display import Face
+    from generator.imposition.sheets import Sheet, Slot
+    from generator.rendering.render import SheetWriter
+
+    art = tmp_path / "a.png"
+    picture("RGB").save(art)
+    writer = SheetWriter(tmp_path / "sheet.pdf", "art")
+    writer.start_section({})
+    writer.sheet(Sheet("front", (210, 297), ((Slot(10, 10, 63, 88, 0, 0, 0, 0), 0),)),
+                 [Face(63, 88, (Picture(art, 10.0, 10.0, 40.0, 30.0, "stretch"),))])
+    picture("L").save(art)
+    with pytest.raises(MusterError) as caught:
+        writer.save()
+    assert caught.value.code == "changed-input" and caught.value.where.path == art

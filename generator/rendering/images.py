@@ -7,17 +7,22 @@ A PNG with an alpha channel is decoded once, its colour and its alpha compressed
 soft mask, as PDF has no alpha channel). Any other image (GIF, 16-bit or interlaced PNG, a transparent colour, a
 CMYK JPEG) is left to reportlab, which decodes it (render.py).
 
-What is passed through is read from its file when the PDF is written, not held while pages are drawn, so a game
-with large art on every card needs memory for one image at a time while it draws. The file's version (core/inputs)
-is taken when the image is first drawn and checked when it is copied: a file changed between the two is an error,
-never a PDF whose image data disagrees with its size.
+What is passed through is never held while pages are drawn. A sheet PDF (render.SheetWriter) is written with a
+token in each such image's stream, and Splice copies the files' data in place of the tokens as it writes the file,
+moving the cross-reference offsets after each: memory holds the PDF without its art, and one piece of a file at a
+time, however much art a game has. Elsewhere (a rulebook's card figures) the data is read as reportlab writes the
+PDF. The file's version (core/inputs) is taken when the image is first drawn and checked when it is copied: a file
+changed between the two is an error, never a PDF whose image data disagrees with its size.
 """
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFStream
 
@@ -31,6 +36,8 @@ PNG_COLOURS = {0: "DeviceGray", 2: "DeviceRGB", 3: "Indexed"}  # PNG colour type
 PNG_DEPTHS = {0: (1, 2, 4, 8), 2: (8,), 3: (1, 2, 4, 8), 4: (8,), 6: (8,)}
 PNG_ALPHA = {4: "L", 6: "RGB"}  # PNG colour types with an alpha channel: the Pillow mode of their colour
 JPEG_COLOURS = {1: "DeviceGray", 3: "DeviceRGB"}  # components of a JPEG PDF draws as the file has them
+CHUNK = 1 << 20  # bytes copied at a time from an image file into the PDF
+XREF_ENTRY = 20  # bytes of one entry of a PDF cross-reference table: "0000012345 00000 n \n"
 
 
 class Embedded(PDFObject):
@@ -50,6 +57,7 @@ class Embedded(PDFObject):
         self.spans = spans
         self.version = version
         self.smask = None  # a reference to the image's soft mask, if it has one
+        self.splice: Splice | None = None  # what copies the data in as the PDF is written, if anything does
 
     def format(self, document) -> bytes:
         entries = {"Type": PDFName("XObject"), "Subtype": PDFName("Image"), "Width": self.width,
@@ -59,18 +67,96 @@ class Embedded(PDFObject):
             entries["DecodeParms"] = PDFArray([PDFDictionary(dict(self.parameters))])  # one per filter, as Filter
         if self.smask is not None:
             entries["SMask"] = self.smask
+        if self.data is None and self.splice is not None:
+            entries["Length"] = sum(length for _, length in self.spans)
+            return PDFDictionary(entries).format(document) + b"\nstream\n" + self.splice.token(self) + b"endstream\n"
         return PDFStream(PDFDictionary(entries), self.data if self.data is not None else self._read()).format(document)
 
     def _read(self) -> bytes:
-        with opened(self.path, IMAGE) as handle:
-            if version_of(self.path) != self.version:
-                raise MusterError("changed while the PDF was being written: build again", Location(self.path),
-                                  code="changed-input")
-            pieces = []
-            for start, length in self.spans:
-                handle.seek(start)
-                pieces.append(handle.read(length))
-        return b"".join(pieces)
+        with _opened(self) as handle:
+            return b"".join(handle.read(length) for length in _spans(handle, self.spans))
+
+    def copy(self, target: BinaryIO) -> None:
+        """The image's data from its file written to `target`, a piece at a time."""
+        with _opened(self) as handle:
+            for length in _spans(handle, self.spans):
+                while length:
+                    piece = handle.read(min(length, CHUNK))
+                    if not piece:
+                        raise MusterError("changed while the PDF was being written: build again",
+                                          Location(self.path), code="changed-input")
+                    target.write(piece)
+                    length -= len(piece)
+
+
+class Splice:
+    """The image data of one PDF, copied into it as it is written: a token stands in each stream until then."""
+
+    def __init__(self):
+        # Random, so that no font or compressed page can hold it by chance; it never reaches the file, whose bytes
+        # stay the same for the same inputs.
+        self.nonce = os.urandom(16)
+        self.images: list[Embedded] = []
+
+    def token(self, image: Embedded) -> bytes:
+        self.images.append(image)
+        return self.nonce + struct.pack(">I", len(self.images) - 1)
+
+    def write(self, pdf: bytes, target: BinaryIO) -> None:
+        """`pdf`, as reportlab wrote it, to `target` with each token replaced by its image's data, and every offset
+        of the cross-reference table and startxref moved by the data before it."""
+        cuts = []  # where each token is, and how much longer the file is after it
+        size = len(self.nonce) + 4
+        at = pdf.find(self.nonce)
+        while at >= 0:
+            image = self.images[struct.unpack(">I", pdf[at + len(self.nonce):at + size])[0]]
+            cuts.append((at, sum(length for _, length in image.spans) - size, image))
+            at = pdf.find(self.nonce, at + size)
+        if not cuts:
+            target.write(pdf)
+            return
+
+        def moved(offset: int) -> int:
+            return offset + sum(grown for at, grown, _ in cuts if at < offset)
+
+        mark = pdf.rindex(b"startxref")
+        xref = int(pdf[mark + 9:].split()[0])
+        first = pdf.index(b"\n", pdf.index(b"\n", xref) + 1) + 1  # past "xref" and "0 N"
+        count = int(pdf[pdf.index(b"\n", xref) + 1:first].split()[1])
+        entries = []
+        for number in range(count):
+            entry = pdf[first + number * XREF_ENTRY:first + (number + 1) * XREF_ENTRY]
+            if entry[17:18] == b"n":
+                entry = b"%010d" % moved(int(entry[:10])) + entry[10:]
+            entries.append(entry)
+        view = memoryview(pdf)
+        done = 0
+        for at, _, image in cuts:
+            target.write(view[done:at])
+            image.copy(target)
+            done = at + size
+        target.write(view[done:first])
+        target.write(b"".join(entries))
+        end = first + count * XREF_ENTRY
+        target.write(view[end:mark])
+        target.write(b"startxref\n%d\n%%%%EOF\n" % moved(xref))
+
+
+@contextmanager
+def _opened(image: Embedded) -> Iterator[BinaryIO]:
+    """The image's file, open, once it is known to be the version measured when the image was first drawn."""
+    with opened(image.path, IMAGE) as handle:
+        if version_of(image.path) != image.version:
+            raise MusterError("changed while the PDF was being written: build again", Location(image.path),
+                              code="changed-input")
+        yield handle
+
+
+def _spans(handle: BinaryIO, spans: tuple[tuple[int, int], ...]):
+    """Each span's length, with the file at its start."""
+    for start, length in spans:
+        handle.seek(start)
+        yield length
 
 
 def embedded(path: Path) -> tuple[Embedded, Embedded | None] | None:

@@ -18,7 +18,7 @@ from ..core.display import Ellipse, Fit, Face, Line, Picture, Polygon, Polyline,
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
-from .images import Embedded, embedded
+from .images import Embedded, Splice, embedded
 from .inks import Inks, hex_of
 from .vectors import Forms, scales
 
@@ -41,8 +41,9 @@ def _grey(r: float, g: float, b: float) -> float:
 class Painter:
     """Draws display-list items on a canvas whose origin is a face's trim bottom-left, y upwards, in points."""
 
-    def __init__(self, canvas: Canvas, greyscale: bool = False, inks: Inks | None = None):
+    def __init__(self, canvas: Canvas, greyscale: bool = False, inks: Inks | None = None, splice: Splice | None = None):
         self.canvas = canvas
+        self.splice = splice  # what copies art into the PDF as it is written (images.py); else reportlab reads it
         self.greyscale = greyscale
         self.inks = inks or Inks()
         self.images: dict[Path, ImageReader | str] = {}  # a reader, or the name of an image object (images.py)
@@ -272,6 +273,7 @@ class Painter:
         """The image (and its soft mask) added to the document, named in the order images are first drawn."""
         doc = self.canvas._doc
         name = f"art{len(self.images)}"
+        image.splice = self.splice
         if mask is not None:
             image.smask = doc.Reference(mask, doc.getXObjectName(f"{name}mask"))
         doc.Reference(image, doc.getXObjectName(name))
@@ -322,13 +324,15 @@ class SheetWriter:
                  pdfx: bool = False, back_offset: tuple[float, float] = (0.0, 0.0)):
         # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
         initial = fonts.face("text").fontName
-        where = str(target) if isinstance(target, Path) else target  # a file, or a buffer in memory
-        self.target = target
-        self.unfinished = io.BytesIO() if pdfx else None  # PDF/X: what reportlab writes, finished by pdfx.py
-        self.canvas = Canvas(self.unfinished or where, invariant=1, pageCompression=1, initialFontName=initial)
+        self.target = target  # a file, or a buffer in memory
+        # What reportlab writes, its art still to be spliced in (images.py), or for PDF/X finished by pdfx.py
+        self.unfinished = io.BytesIO()
+        self.pdfx = pdfx
+        self.splice = Splice()
+        self.canvas = Canvas(self.unfinished, invariant=1, pageCompression=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
-        self.painter = Painter(self.canvas, greyscale, inks)
+        self.painter = Painter(self.canvas, greyscale, inks, self.splice)
         self.forms: dict[tuple, str] = {}  # repeated faces by (section, index); overlays by what they hold
         self.section = 0
         self.uses: Mapping[int, int] = {}
@@ -398,11 +402,14 @@ class SheetWriter:
 
     def save(self) -> None:
         self.canvas.save()
-        if self.unfinished is not None:
+        data = self.unfinished.getvalue()
+        self.unfinished = None
+        if self.pdfx:  # CMYK: no art is passed through, nothing to splice
             from .pdfx import pdfx
 
-            data = pdfx(self.unfinished.getvalue(), self.painter.inks.profile)
-            if isinstance(self.target, Path):
-                self.target.write_bytes(data)
-            else:
-                self.target.write(data)
+            data = pdfx(data, self.painter.inks.profile)
+        if isinstance(self.target, Path):
+            with self.target.open("wb") as target:
+                self.splice.write(data, target)
+        else:
+            self.splice.write(data, self.target)
