@@ -10,6 +10,7 @@ from typing import BinaryIO, Iterable, Mapping
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfdoc import PDFImageXObject
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -46,7 +47,7 @@ class Painter:
         self.splice = splice  # what copies art into the PDF as it is written (images.py); else reportlab reads it
         self.greyscale = greyscale
         self.inks = inks or Inks()
-        self.images: dict[Path, ImageReader | str] = {}  # a reader, or the name of an image object (images.py)
+        self.images: dict[Path, str] = {}  # the name of each image file's image object
         self.sizes: dict[str, tuple[int, int]] = {}  # each image object's size in pixels
         recolour = greyscale or self.inks.mode == "cmyk"  # else SVG colours are drawn exactly as the file has them
         self.vectors = Forms(canvas, self._svg_colour if recolour else None)
@@ -180,18 +181,10 @@ class Painter:
         if svg.is_svg(item.path):
             self.vectors.draw(item.path, x, y, w, h, item.fit)
         else:
-            reader = self.images.get(item.path)
-            if reader is None:
-                reader = self.images[item.path] = self._image(item.path)
-            if isinstance(reader, str):
-                self._place(reader, x, y, w, h, item.fit)
-            elif item.fit == "contain":  # reportlab's own placing, as every kit before fit: was drawn
-                c.drawImage(reader, x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
-            else:
-                size = reader.getSize()
-                across, up = scales(size, (w, h), item.fit)
-                c.drawImage(reader, x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2, size[0] * across,
-                            size[1] * up, mask="auto")
+            name = self.images.get(item.path)
+            if name is None:
+                name = self.images[item.path] = self._image(item.path)
+            self._place(name, x, y, w, h, item.fit)
         if item.fit == "cover":
             c.restoreState()
 
@@ -254,26 +247,30 @@ class Painter:
             at += len(data)
         return pieces
 
-    def _image(self, path: Path) -> ImageReader | str:
-        """What draws an image file: in RGB, the name of the image object made of its file's own data where PDF can
-        take that (images.py), else a reader; in greyscale, a reader of the image's grey version (transparency
-        kept); in CMYK, of the image in the output profile's inks."""
+    def _image(self, path: Path) -> str:
+        """The name of the image object that draws an image file, made the first time the file is drawn: in RGB,
+        of its file's own data where PDF can take that (images.py); else of the image decoded by reportlab, in
+        greyscale its grey version (transparency kept), in CMYK in the output profile's inks. The decoded image
+        is not kept: the object holds its compressed data, so memory does not hold every image decoded."""
         if not self.greyscale and self.inks.mode == "rgb":
             made = embedded(path)
-            return ImageReader(str(path)) if made is None else self._register(*made)
+            if made is not None:
+                return self._register(*made)
+            return self._register(*_decoded(ImageReader(str(path))))
         from PIL import Image
 
         with Image.open(path) as image:
             image.load()
             if self.greyscale:
                 image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
-            return ImageReader(self.inks.image(image))
+            return self._register(*_decoded(ImageReader(self.inks.image(image))))
 
-    def _register(self, image: Embedded, mask: Embedded | None) -> str:
-        """The image (and its soft mask) added to the document, named in the order images are first drawn."""
+    def _register(self, image, mask) -> str:
+        """The image object (and its soft mask) added to the document, named in the order images are first drawn."""
         doc = self.canvas._doc
         name = f"art{len(self.images)}"
-        image.splice = self.splice
+        if isinstance(image, Embedded):
+            image.splice = self.splice
         if mask is not None:
             image.smask = doc.Reference(mask, doc.getXObjectName(f"{name}mask"))
         doc.Reference(image, doc.getXObjectName(name))
@@ -301,6 +298,16 @@ class Painter:
             self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
+
+
+def _decoded(reader: ImageReader) -> tuple[PDFImageXObject, PDFImageXObject | None]:
+    """An image object of reportlab's for a decoded image, and its soft mask if the image has alpha; a colour
+    made transparent by the file is a colour-key mask of the object's own."""
+    image = PDFImageXObject("", reader, mask="auto")
+    mask = getattr(image, "_smask", None)
+    if mask is not None:
+        del image._smask
+    return image, mask
 
 
 def _drawable(items: tuple) -> None:
