@@ -26,6 +26,8 @@ def picture(mode: str) -> Image.Image:
     image.paste((30, 40, 220, 255), (0, 15, 20, 30))
     image.paste((240, 220, 30, 255), (20, 15, 40, 30))
     image.paste((20, 200, 40, 0), (0, 0, 10, 30))
+    if mode == "1":
+        return image.convert("L").convert("1", dither=Image.Dither.NONE)
     return image.convert(mode) if mode != "P" else image.convert("RGB").quantize(8)
 
 
@@ -81,9 +83,9 @@ def close(a: Image.Image, b: Image.Image, tolerance: int = 24) -> bool:
     return all(max(abs(p - q) for p, q in zip(a.getpixel(pt), b.getpixel(pt))) <= tolerance for pt in points)
 
 
-@pytest.mark.parametrize("mode", ["RGB", "L", "P"])
+@pytest.mark.parametrize("mode", ["RGB", "L", "P", "1"])
 def test_an_opaque_png_is_its_own_image_data(tmp_path, mode):
-    """Non-interlaced 8-bit grey, RGB and palette PNGs reach the PDF as the file's IDAT data with the PNG
+    """Non-interlaced grey (8 or 1 bit), RGB and palette PNGs reach the PDF as the file's IDAT data with the PNG
     predictors: the stream is the file's, not decoded and compressed again; and it draws the same pixels."""
     art = tmp_path / "a.png"
     picture(mode).save(art)
