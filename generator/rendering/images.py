@@ -25,9 +25,13 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFStream
+from reportlab.pdfgen.canvas import Canvas
 
+from ..core.display import Fit
 from ..core.errors import Location, MusterError
 from ..core.inputs import IMAGE, opened, version_of
+from .inks import Inks
+from .vectors import scales
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_COLOURS = {0: "DeviceGray", 2: "DeviceRGB", 3: "Indexed"}  # PNG colour type: what PDF calls its colours
@@ -157,6 +161,77 @@ def _spans(handle: BinaryIO, spans: tuple[tuple[int, int], ...]):
     for start, length in spans:
         handle.seek(start)
         yield length
+
+
+class Art:
+    """The raster images drawn on one canvas, each made an image object the first time it is drawn, and placed by
+    name every time: in RGB, of its file's own data where PDF can take that (embedded); else of the image decoded
+    by reportlab, in greyscale its grey version (transparency kept), in CMYK in the output profile's inks. The
+    decoded image is not kept: the object holds its compressed data, so memory does not hold every image decoded.
+    """
+
+    def __init__(self, canvas: Canvas, greyscale: bool, inks: Inks, splice: Splice | None = None):
+        self.canvas = canvas
+        self.greyscale = greyscale
+        self.inks = inks
+        self.splice = splice  # what copies art into the PDF as it is written; else reportlab reads it
+        self.names: dict[Path, str] = {}  # the name of each image file's image object
+        self.sizes: dict[str, tuple[int, int]] = {}  # each image object's size in pixels
+
+    def draw(self, path: Path, x: float, y: float, w: float, h: float, fit: Fit) -> None:
+        """The image fitted into the box at (x, y), w x h points, centred, as `fit` says."""
+        name = self.names.get(path)
+        if name is None:
+            name = self.names[path] = self._image(path)
+        c = self.canvas
+        size = self.sizes[name]
+        across, up = scales(size, (w, h), fit)
+        c.saveState()
+        c.translate(x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2)
+        c.scale(size[0] * across, size[1] * up)
+        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
+        c.restoreState()
+        c._formsinuse.append(name)  # what reportlab's drawImage records: the page's or form's resources name it
+        c._currentPageHasImages = 1
+
+    def _image(self, path: Path) -> str:
+        from reportlab.lib.utils import ImageReader
+
+        if not self.greyscale and self.inks.mode == "rgb":
+            made = embedded(path)
+            return self._register(*(made or _decoded(ImageReader(str(path)))))
+        from PIL import Image
+
+        with Image.open(path) as image:
+            image.load()
+            if self.greyscale:
+                image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
+            return self._register(*_decoded(ImageReader(self.inks.image(image))))
+
+    def _register(self, image, mask) -> str:
+        """The image object (and its soft mask) added to the document, named in the order images are first drawn."""
+        doc = self.canvas._doc
+        name = f"art{len(self.names)}"
+        if isinstance(image, Embedded):
+            image.splice = self.splice
+        if mask is not None:
+            image.smask = doc.Reference(mask, doc.getXObjectName(f"{name}mask"))
+        doc.Reference(image, doc.getXObjectName(name))
+        doc.addForm(name, image)
+        self.sizes[name] = image.width, image.height
+        return name
+
+
+def _decoded(reader) -> tuple:
+    """An image object of reportlab's for a decoded image (an ImageReader), and its soft mask if the image has
+    alpha; a colour made transparent by the file is a colour-key mask of the object's own."""
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    image = PDFImageXObject("", reader, mask="auto")
+    mask = getattr(image, "_smask", None)
+    if mask is not None:
+        del image._smask
+    return image, mask
 
 
 def embedded(path: Path) -> tuple[Embedded, Embedded | None] | None:

@@ -9,19 +9,17 @@ from typing import BinaryIO, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase.pdfdoc import PDFImageXObject
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, svg
-from ..core.display import Ellipse, Fit, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
+from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
-from .images import Embedded, Splice, embedded
+from .images import Art, Splice
 from .inks import Inks, hex_of
-from .vectors import Forms, scales
+from .vectors import Forms
 
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
@@ -44,11 +42,9 @@ class Painter:
 
     def __init__(self, canvas: Canvas, greyscale: bool = False, inks: Inks | None = None, splice: Splice | None = None):
         self.canvas = canvas
-        self.splice = splice  # what copies art into the PDF as it is written (images.py); else reportlab reads it
         self.greyscale = greyscale
         self.inks = inks or Inks()
-        self.images: dict[Path, str] = {}  # the name of each image file's image object
-        self.sizes: dict[str, tuple[int, int]] = {}  # each image object's size in pixels
+        self.art = Art(canvas, greyscale, self.inks, splice)
         recolour = greyscale or self.inks.mode == "cmyk"  # else SVG colours are drawn exactly as the file has them
         self.vectors = Forms(canvas, self._svg_colour if recolour else None)
         self.colours: dict[str, tuple[float, ...]] = {}
@@ -181,10 +177,7 @@ class Painter:
         if svg.is_svg(item.path):
             self.vectors.draw(item.path, x, y, w, h, item.fit)
         else:
-            name = self.images.get(item.path)
-            if name is None:
-                name = self.images[item.path] = self._image(item.path)
-            self._place(name, x, y, w, h, item.fit)
+            self.art.draw(item.path, x, y, w, h, item.fit)
         if item.fit == "cover":
             c.restoreState()
 
@@ -247,50 +240,6 @@ class Painter:
             at += len(data)
         return pieces
 
-    def _image(self, path: Path) -> str:
-        """The name of the image object that draws an image file, made the first time the file is drawn: in RGB,
-        of its file's own data where PDF can take that (images.py); else of the image decoded by reportlab, in
-        greyscale its grey version (transparency kept), in CMYK in the output profile's inks. The decoded image
-        is not kept: the object holds its compressed data, so memory does not hold every image decoded."""
-        if not self.greyscale and self.inks.mode == "rgb":
-            made = embedded(path)
-            if made is not None:
-                return self._register(*made)
-            return self._register(*_decoded(ImageReader(str(path))))
-        from PIL import Image
-
-        with Image.open(path) as image:
-            image.load()
-            if self.greyscale:
-                image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
-            return self._register(*_decoded(ImageReader(self.inks.image(image))))
-
-    def _register(self, image, mask) -> str:
-        """The image object (and its soft mask) added to the document, named in the order images are first drawn."""
-        doc = self.canvas._doc
-        name = f"art{len(self.images)}"
-        if isinstance(image, Embedded):
-            image.splice = self.splice
-        if mask is not None:
-            image.smask = doc.Reference(mask, doc.getXObjectName(f"{name}mask"))
-        doc.Reference(image, doc.getXObjectName(name))
-        doc.addForm(name, image)
-        self.sizes[name] = image.width, image.height
-        return name
-
-    def _place(self, name: str, x: float, y: float, w: float, h: float, fit: Fit) -> None:
-        """The registered image `name` fitted into the box at (x, y), w x h points, centred, as `fit` says."""
-        c = self.canvas
-        size = self.sizes[name]
-        across, up = scales(size, (w, h), fit)
-        c.saveState()
-        c.translate(x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2)
-        c.scale(size[0] * across, size[1] * up)
-        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
-        c.restoreState()
-        c._formsinuse.append(name)
-        c._currentPageHasImages = 1
-
     def _paints(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         if fill:
             self._fill(fill)
@@ -298,16 +247,6 @@ class Painter:
             self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
-
-
-def _decoded(reader: ImageReader) -> tuple[PDFImageXObject, PDFImageXObject | None]:
-    """An image object of reportlab's for a decoded image, and its soft mask if the image has alpha; a colour
-    made transparent by the file is a colour-key mask of the object's own."""
-    image = PDFImageXObject("", reader, mask="auto")
-    mask = getattr(image, "_smask", None)
-    if mask is not None:
-        del image._smask
-    return image, mask
 
 
 def _drawable(items: tuple) -> None:
