@@ -2,12 +2,17 @@
 
     python bench/run.py [--runs 5] [--sizes 54,540,5400]
     python bench/run.py --preview [--sizes 54,540,5400] [--edits 20]   (see bench/preview.py)
+    python bench/run.py --art [--runs 5] [--sizes 100]                 (see bench/art.py)
 
 For each synthetic game of N cards: the median wall time of `muster build --force` and of the plain reportlab
 script (bench/synthetic.py plain), the median of the paired ratios (run i of Muster / run i of plain), peak
 memory (RSS) of each process, Muster's peak memory over all its processes (PSS summed, "all MiB", from one
 more run), and PDF bytes per card. Then: the whole bundled kit (`muster build --force`), a no-op
 rebuild (`muster build` when everything is up to date) and `muster --help`.
+
+With --art, a game of N cards with its own large PNG each (bench/art.py): Muster's build against img2pdf putting the
+same PNGs into one PDF (when img2pdf is installed; it is no dependency of Muster's), paired as above, with the
+PDF's size against the art's own.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+SIZES = "54,540,5400"
 
 
 def timed(command: list[str], cwd: Path) -> tuple[float, int]:
@@ -78,9 +84,10 @@ def muster(*args: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--sizes", default="54,540,5400")
+    parser.add_argument("--sizes", default=SIZES)
     parser.add_argument("--preview", action="store_true", help="time muster preview's edits instead (bench/preview.py)")
     parser.add_argument("--edits", type=int, default=20, help="edits timed per size with --preview")
+    parser.add_argument("--art", action="store_true", help="time a game with a large PNG on every card instead")
     args = parser.parse_args()
     # Muster runs as installed: pip compiles bytecode at install, and a checkout writes it on first run unless
     # PYTHONDONTWRITEBYTECODE is set (as on some CI machines), when every run would compile 30 modules again.
@@ -92,6 +99,12 @@ def main() -> None:
 
         try:
             measure(work, [int(s) for s in args.sizes.split(",")], args.edits)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
+    if args.art:
+        try:
+            art(work, [int(s) for s in (args.sizes if args.sizes != SIZES else "100").split(",")], args.runs)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return
@@ -127,6 +140,38 @@ def main() -> None:
         print(f"(python {sys.version.split()[0]}, {os.cpu_count()} cores)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def art(work: Path, sizes: list[int], runs: int) -> None:
+    """Muster's build of a game with a large PNG on every card, paired with img2pdf's PDF of the same PNGs."""
+    try:
+        import img2pdf  # noqa: F401
+    except ImportError:
+        img2pdf = None
+    print(f"{'cards':>6} {'art MB':>7} {'muster s':>9} {'img2pdf s':>9} {'ratio':>6} {'muster MiB':>10} "
+          f"{'img2pdf MiB':>11} {'all MiB':>8} {'muster MB':>9} {'img2pdf MB':>10} {'PDF/art':>8}")
+    for size in sizes:
+        game = work / f"art-{size}"
+        subprocess.run([sys.executable, str(HERE / "art.py"), "game", str(game), str(size)], check=True)
+        art_bytes = sum(p.stat().st_size for p in (game / "art").iterdir())
+        theirs_pdf = work / f"img2pdf-{size}.pdf"
+        ours, theirs = [], []
+        for _ in range(runs):  # alternate, so that drift in the machine hits both alike
+            ours.append(timed(muster("build", str(game), "--out", str(work / "out"), "--force", "-q"), REPO))
+            if img2pdf is not None:
+                theirs.append(timed([sys.executable, str(HERE / "art.py"), "img2pdf", str(theirs_pdf), str(game)], REPO))
+        summed = tree_memory(muster("build", str(game), "--out", str(work / "out"), "--force", "-q"), REPO)
+        ours_bytes = (work / "out" / game.name / "cards-cards.pdf").stat().st_size
+        if theirs:
+            ratio = f"{statistics.median(m[0] / t[0] for m, t in zip(ours, theirs)):.2f}"
+            their = (f"{statistics.median(t for t, _ in theirs):>9.3f}", f"{max(r for _, r in theirs) / 1024:>11.1f}",
+                     f"{theirs_pdf.stat().st_size / 1e6:>10.1f}")
+        else:
+            ratio, their = "-", (f"{'-':>9}", f"{'-':>11}", f"{'-':>10}")
+        print(f"{size:>6} {art_bytes / 1e6:>7.1f} {statistics.median(t for t, _ in ours):>9.3f} {their[0]} {ratio:>6} "
+              f"{max(r for _, r in ours) / 1024:>10.1f} {their[1]} {'-' if summed is None else f'{summed:.1f}':>8} "
+              f"{ours_bytes / 1e6:>9.1f} {their[2]} {ours_bytes / art_bytes:>8.3f}")
+    print(f"(python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

@@ -203,6 +203,8 @@ OUTPUT_IS_A_LINK = declare("output-is-a-link", "error", "An output folder that i
 OUTPUT_NOT_A_FOLDER = declare("output-not-a-folder", "error", "An output folder that is a file.")
 OUTPUT_LOCKED = declare("output-locked", "error", "An output folder another build is writing into.")
 OUTPUT_NOT_WRITABLE = declare("output-not-writable", "error", "An output folder Muster cannot write into.")
+CHANGED_INPUT = declare("changed-input", "error", "An input file changed while a build was copying it into a PDF: "
+                        "build again.")
 DISK_FULL = declare("disk-full", "error", "A file that could not be written: the disk or its quota is full.")
 OUTPUT_TOO_LARGE = declare("output-too-large", "error", "A file over the size the system lets a process write.")
 VASSAL_EMPTY = declare("vassal-empty", "error", "A game with neither boards nor decks: no VASSAL module to make.")

@@ -9,7 +9,6 @@ from typing import BinaryIO, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -19,8 +18,9 @@ from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
+from .images import Art, Splice
 from .inks import LARGE_AREA, SMALL_TEXT, Inks, hex_of, inks_of
-from .vectors import Forms, scales
+from .vectors import Forms
 
 
 PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator that paints a path
@@ -41,11 +41,11 @@ def _grey(r: float, g: float, b: float) -> float:
 class Painter:
     """Draws display-list items on a canvas whose origin is a face's trim bottom-left, y upwards, in points."""
 
-    def __init__(self, canvas: Canvas, greyscale: bool = False, inks: Inks | None = None):
+    def __init__(self, canvas: Canvas, greyscale: bool = False, inks: Inks | None = None, splice: Splice | None = None):
         self.canvas = canvas
         self.greyscale = greyscale
         self.inks = inks or Inks()
-        self.images: dict[Path, ImageReader] = {}
+        self.art = Art(canvas, greyscale, self.inks, splice)
         recolour = greyscale or self.inks.mode == "cmyk"  # else SVG colours are drawn exactly as the file has them
         self.vectors = Forms(canvas, self._svg_colour if recolour else None)
         self.colours: dict[tuple[str, bool, bool], tuple[float, ...]] = {}
@@ -183,16 +183,7 @@ class Painter:
         if svg.is_svg(item.path):
             self.vectors.draw(item.path, x, y, w, h, item.fit)
         else:
-            reader = self.images.get(item.path)
-            if reader is None:
-                reader = self.images[item.path] = self._image(item.path)
-            if item.fit == "contain":  # reportlab's own placing, as every kit before fit: was drawn
-                c.drawImage(reader, x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
-            else:
-                size = reader.getSize()
-                across, up = scales(size, (w, h), item.fit)
-                c.drawImage(reader, x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2, size[0] * across,
-                            size[1] * up, mask="auto")
+            self.art.draw(item.path, x, y, w, h, item.fit)
         if item.fit == "cover":
             c.restoreState()
 
@@ -256,19 +247,6 @@ class Painter:
             at += len(data)
         return pieces
 
-    def _image(self, path: Path) -> ImageReader:
-        """One reader per image file; in greyscale, the image's grey version (transparency kept); in CMYK, the
-        image in the output profile's inks."""
-        if not self.greyscale and self.inks.mode == "rgb":
-            return ImageReader(str(path))
-        from PIL import Image
-
-        with Image.open(path) as image:
-            image.load()
-            if self.greyscale:
-                image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
-            return ImageReader(self.inks.image(image))
-
     def _paints(self, fill: str | None, stroke: str | None, width: float,
                 size: tuple[float, float] = (0.0, 0.0)) -> tuple[int, int]:
         """Sets the fill (of a shape `size` mm across) and the stroke; which of the two are painted."""
@@ -300,13 +278,15 @@ class SheetWriter:
     def __init__(self, target: Path | BinaryIO, title: str, options: Options = Options()):
         # The initial font must be a bundled one, or reportlab lists Helvetica among the PDF's fonts.
         initial = fonts.face("text").fontName
-        where = str(target) if isinstance(target, Path) else target  # a file, or a buffer in memory
-        self.target = target
-        self.unfinished = io.BytesIO() if options.pdfx else None  # PDF/X: what reportlab writes, finished by pdfx.py
-        self.canvas = Canvas(self.unfinished or where, invariant=1, pageCompression=1, initialFontName=initial)
+        self.target = target  # a file, or a buffer in memory
+        # What reportlab writes, its art still to be spliced in (images.py), or for PDF/X finished by pdfx.py
+        self.unfinished = io.BytesIO()
+        self.pdfx = options.pdfx
+        self.splice = Splice()
+        self.canvas = Canvas(self.unfinished, invariant=1, pageCompression=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
-        self.painter = Painter(self.canvas, options.greyscale, inks_of(options))
+        self.painter = Painter(self.canvas, options.greyscale, inks_of(options), self.splice)
         self.forms: dict[tuple, str] = {}  # repeated faces by (section, index); overlays by what they hold
         self.section = 0
         self.uses: Mapping[int, int] = {}
@@ -376,11 +356,14 @@ class SheetWriter:
 
     def save(self) -> None:
         self.canvas.save()
-        if self.unfinished is not None:
+        data = self.unfinished.getvalue()
+        self.unfinished = None
+        if self.pdfx:  # CMYK: no art is passed through, nothing to splice
             from .pdfx import pdfx
 
-            data = pdfx(self.unfinished.getvalue(), self.painter.inks.profile)
-            if isinstance(self.target, Path):
-                self.target.write_bytes(data)
-            else:
-                self.target.write(data)
+            data = pdfx(data, self.painter.inks.profile)
+        if isinstance(self.target, Path):
+            with self.target.open("wb") as target:
+                self.splice.write(data, target)
+        else:
+            self.splice.write(data, self.target)
