@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
-from itertools import groupby
+import math
+from itertools import chain, groupby
+from operator import itemgetter
 from pathlib import Path
-from typing import BinaryIO, Iterable, Mapping
+from typing import BinaryIO, Callable, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -14,7 +16,7 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, svg
 from ..core.options import Options
-from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
+from ..core.display import KINDS, Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
@@ -258,18 +260,33 @@ class Painter:
         return int(bool(fill)), int(bool(stroke))
 
 
+def _numbers(kind) -> Callable:
+    """The numbers of a display item of `kind`, as a tuple: its fields declared float (one itemgetter for two or
+    more)."""
+    indices = [index for index, declared in enumerate(kind.__annotations__.values())
+               if getattr(declared, "__forward_arg__", declared) in ("float", float)]
+    return itemgetter(*indices) if len(indices) > 1 else lambda item: tuple(item[index] for index in indices)
+
+
+_NUMBERS = {kind: _numbers(kind) for kind in KINDS}
+
+
 def _drawable(items: tuple) -> None:
     """Refuse, as a fault of Muster's, a display list holding a number PDF cannot carry (nan, inf, or one beyond
     MAX_MM): every input's numbers are checked where they are read, with their file and line, so none may get here,
-    and reportlab would write 'nan' into the page or fail deep inside."""
-    pending = list(items)
-    while pending:
-        value = pending.pop()
-        if type(value) is float:
-            if not -MAX_MM <= value <= MAX_MM:  # nan fails both
-                raise ValueError(f"a display list holds the number {value}, which PDF cannot carry")
-        elif isinstance(value, tuple):
-            pending.extend(value)
+    and reportlab would write 'nan' into the page or fail deep inside. Each item's numbers are weighed in C (their
+    sum is finite, their largest within MAX_MM): the guard costs a few per cent of a build otherwise."""
+    for item in items:
+        kind = type(item)
+        values = list(map(abs, _NUMBERS[kind](item)))
+        if kind is Line:
+            values += map(abs, item.dash)
+        elif kind is Polygon or kind is Polyline:
+            values += map(abs, chain.from_iterable(item.points))
+        elif kind is Turned:
+            _drawable(item.items)
+        if not (math.isfinite(sum(values)) and max(values, default=0.0) <= MAX_MM):
+            raise ValueError(f"a display list holds a number PDF cannot carry: {item}"[:200])
 
 
 class SheetWriter:
