@@ -1,0 +1,72 @@
+"""Text in scripts written without spaces: CJK card text wraps between characters by UAX #14, never with a
+closing mark (。、」）) at a line's start nor an opening one (「) at its end; Latin text never reaches the algorithm."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.building.kit import build_game
+from generator.core import linebreak
+from generator.core.options import Options
+from generator.layout import typeset
+from generator.reading.loading import load_game
+from pdfcheck import text_lines
+
+CJK = Path(__file__).parent / "fixtures" / "cjk"
+CLOSING, OPENING = "。、，」）；", "「（"
+TEXT = "「装甲部队」前进两格，然后攻击相邻的敌方单位。若敌方单位被消灭，你可以再抽一张牌（不需要视线）。Tank单位不能进入森林。"
+
+
+def _lines(text: str, width_pt: float) -> list[str]:
+    lines = typeset.break_lines(typeset.words([typeset.Span(text, "text", "black")]), width_pt, 10)
+    assert lines is not None
+    return ["".join(p.text for w in line for p in w.pieces) for line in lines]
+
+
+def test_a_chinese_paragraph_wraps_between_characters(font_book):
+    lines = _lines(TEXT, 60)
+    assert len(lines) > 5 and "".join(lines) == TEXT  # no characters lost, none added (no spaces)
+
+
+@given(st.floats(min_value=25, max_value=300))
+@settings(max_examples=60, deadline=None)
+def test_no_line_starts_with_a_closing_mark_nor_ends_with_an_opening_one(width_pt):
+    from generator.reading.fonts import read_font_book
+
+    read_font_book()
+    lines = _lines(TEXT, width_pt)
+    assert not [line for line in lines[1:] if line[0] in CLOSING]
+    assert not [line for line in lines[:-1] if line[-1] in OPENING]
+
+
+def test_mixed_latin_and_chinese_keep_their_spaces(font_book):
+    words = typeset.words([typeset.Span("前进 two hexes 然后攻击", "text", "black")])
+    line = typeset.place_line(words, 10, 0, 200, 0, "left")
+    assert [run.text for run in line] == ["前进 two hexes 然后攻击"]
+
+
+def test_latin_text_never_reaches_the_algorithm(font_book, monkeypatch):
+    def refuse(text):
+        raise AssertionError(f"UAX #14 asked about {text!r}")
+
+    monkeypatch.setattr(linebreak, "line_break_boundaries", refuse)
+    for text in ("Advance two hexes, then attack.", "Déjà vu: ÆØÅ über straße", "Line one\nline two"):
+        assert typeset.words([typeset.Span(text, "text", "black")])
+    assert linebreak.breaks("Move 3 hexes") == frozenset()
+
+
+def test_the_chinese_test_game_builds_its_text_read_back_and_wrapped(tmp_path):
+    game = load_game(CJK)
+    build_game(game, tmp_path, Options())
+    columns: dict[int, list[tuple[float, str]]] = {}  # the lines of each card's text, by their left edge
+    for left, baseline, text in text_lines(tmp_path / "cjk" / "cards-units.pdf", 0):
+        columns.setdefault(round(left), []).append((-baseline, text))
+    printed = {tuple(text for _, text in sorted(lines)) for lines in columns.values()}
+    for card in game.decks["units"].cards:
+        lines = next(lines for lines in printed if "".join(lines) == card.value("text"))
+        assert len(lines) > 3 and not [line for line in lines[1:] if line[0] in CLOSING]
