@@ -1,12 +1,14 @@
-"""Text in scripts written without spaces: CJK card text wraps between characters by UAX #14, never with a
-closing mark (。、」）) at a line's start nor an opening one (「) at its end; Latin text never reaches the algorithm."""
+"""Text in every script: CJK card text wraps between characters by UAX #14, never with a closing mark (。、」）) at
+a line's start nor an opening one (「) at its end; Latin text never reaches the algorithm; Arabic and Hebrew are
+shaped by HarfBuzz, measured as shaped and printed right to left."""
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from pathlib import Path
 
 import pytest
+from bidi import get_display
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,3 +72,30 @@ def test_the_chinese_test_game_builds_its_text_read_back_and_wrapped(tmp_path):
     for card in game.decks["units"].cards:
         lines = next(lines for lines in printed if "".join(lines) == card.value("text"))
         assert len(lines) > 3 and not [line for line in lines[1:] if line[0] in CLOSING]
+
+
+ARABIC = Path(__file__).parent / "fixtures" / "arabic"
+CARD_PT = 63 / 25.4 * 72
+
+
+def test_arabic_and_hebrew_are_shaped_right_to_left_and_read_back_as_written(tmp_path):
+    """Read back from the PDF (left to right, as printed), each line put back in logical order by the bidi
+    algorithm and its presentation forms (the shaped, joined letters) by NFKC, the cards' text is the source's."""
+    game = load_game(ARABIC)
+    build_game(game, tmp_path, Options())
+    cards: dict[int, list[tuple[float, str]]] = {}
+    for left, baseline, text in text_lines(tmp_path / "arabic" / "cards-units.pdf", 0):
+        cards.setdefault(int(left // CARD_PT), []).append((-baseline, text))
+    printed = [[unicodedata.normalize("NFKC", get_display(text, base_dir="R")) for _, text in sorted(lines)]
+               for _, lines in sorted(cards.items())]
+    for card, lines in zip(game.decks["units"].cards, printed):
+        assert lines[0] == card.title and lines[1] == str(card.value("force"))
+        assert " ".join(lines[2:]) == card.value("text") and len(lines) > 3
+    assert "\ufefb" not in "".join(sum(printed, []))  # NFKC undid every presentation form
+
+
+def test_shaped_text_is_measured_as_shaped(font_book):
+    from generator.core import fonts
+
+    joined = "مرحبا"  # five letters joined into one word: narrower than the five letters alone
+    assert fonts.unit_width(joined, "text") < sum(fonts.unit_width(letter, "text") for letter in joined) - 0.3

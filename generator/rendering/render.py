@@ -10,10 +10,11 @@ from typing import BinaryIO, Iterable, Mapping
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.ttfonts import shapeStr
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-from ..core import fonts, svg
+from ..core import fonts, shaping, svg
 from ..core.options import Options
 from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
@@ -227,6 +228,10 @@ class Painter:
                 values = self.colour(*colour)
                 code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
             code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
+            if shaping.shaped(run.text):
+                code.append(self._shaped(face, run))
+                font = None  # the shaped text set its own
+                continue
             for subset, data in self._encoded(face, run.text, doc):
                 name = face.getSubsetInternalName(subset, doc)
                 if (name, run.size) != font:
@@ -235,6 +240,16 @@ class Painter:
                 code.append(f"({escapePDF(data)}) Tj")
         code.append("ET")
         return "\n".join(code)
+
+    def _shaped(self, face, run: Run) -> str:
+        """A run of Arabic, Hebrew or Indic text shaped by HarfBuzz, its runs of one direction in the order they
+        print, as reportlab's text object writes shaped text: glyph codes of the font's subsets, placed by HarfBuzz's
+        offsets and advances."""
+        text = self.canvas.beginText()
+        text.setFont(face.fontName, run.size)
+        text._curSubset = -1  # a fresh text object: name the font's subset before the first glyph
+        return " ".join([text._formatText(shapeStr(part, face.fontName, run.size))
+                         for part in shaping.visual_runs(run.text)])
 
     def _encoded(self, face, text: str, doc) -> list[tuple[int, bytes]]:
         """`text` in the codes of the font's embedded subsets, as (subset, bytes) pieces.
