@@ -11,6 +11,7 @@ import pytest
 from bidi import get_display
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pypdf import PdfReader
 
 from generator.building.kit import build_game
 from generator.core import linebreak
@@ -76,6 +77,7 @@ def test_the_chinese_test_game_builds_its_text_read_back_and_wrapped(tmp_path):
 
 ARABIC = Path(__file__).parent / "fixtures" / "arabic"
 CARD_PT = 63 / 25.4 * 72
+DEVANAGARI = Path(__file__).parent / "fixtures" / "devanagari"
 
 
 def test_arabic_and_hebrew_are_shaped_right_to_left_and_read_back_as_written(tmp_path):
@@ -99,3 +101,19 @@ def test_shaped_text_is_measured_as_shaped(font_book):
 
     joined = "مرحبا"  # five letters joined into one word: narrower than the five letters alone
     assert fonts.unit_width(joined, "text") < sum(fonts.unit_width(letter, "text") for letter in joined) - 0.3
+
+
+def test_devanagari_is_shaped_and_reads_back_as_written(tmp_path):
+    """Conjuncts and vowel signs printed before their consonant are glyphs without characters: the PDF gives each
+    shaped run its text (ActualText), so the cards read back as the source, line by line."""
+    game = load_game(DEVANAGARI)
+    build_game(game, tmp_path, Options())
+    pdf = tmp_path / "devanagari" / "cards-units.pdf"
+    cards: dict[int, list[tuple[float, str]]] = {}
+    for left, baseline, text in text_lines(pdf, 0):
+        cards.setdefault(int(left // CARD_PT), []).append((-baseline, text))
+    printed = [[text for _, text in sorted(lines)] for _, lines in sorted(cards.items())]
+    for card, lines in zip(game.decks["units"].cards, printed):
+        assert lines[0] == card.title and " ".join(lines[2:]) == card.value("text") and len(lines) > 3
+    glyphs = PdfReader(pdf).pages[0].extract_text()  # pypdf reads the glyphs alone, without their ActualText
+    assert [c for c in glyphs if 0xE000 <= ord(c) <= 0xF8FF]  # glyphs HarfBuzz made that no character maps to

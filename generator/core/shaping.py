@@ -26,9 +26,10 @@ def unit_width(text: str, font_name: str) -> float:
     return shapeFragWord([stringWidth(text, font_name, 1.0), (ABag(fontName=font_name, fontSize=1.0), text)])[0]
 
 
-def visual_runs(text: str) -> list[str]:
+def visual_runs(text: str) -> list[tuple[str, bool]]:
     """`text` (a line, in logical order) as runs of one embedding level, each in logical order (HarfBuzz shapes a
-    right-to-left run into glyphs from left to right), the runs in the order they print from left to right."""
+    right-to-left run into glyphs from left to right) and whether it runs right to left, the runs in the order
+    they print from left to right."""
     storage = algorithm.get_empty_storage()
     storage["base_level"] = algorithm.get_base_level(text)
     storage["base_dir"] = ("L", "R")[storage["base_level"]]
@@ -53,4 +54,4 @@ def visual_runs(text: str) -> list[str]:
                 elif start is not None:
                     runs[start:index] = runs[start:index][::-1]
                     start = None
-    return [run for _, run in runs]
+    return [(run, level % 2 == 1) for level, run in runs]

@@ -248,8 +248,14 @@ class Painter:
         text = self.canvas.beginText()
         text.setFont(face.fontName, run.size)
         text._curSubset = -1  # a fresh text object: name the font's subset before the first glyph
-        return " ".join([text._formatText(shapeStr(part, face.fontName, run.size))
-                         for part in shaping.visual_runs(run.text)])
+        code = []
+        for part, rtl in shaping.visual_runs(run.text):
+            glyphs = text._formatText(shapeStr(part, face.fontName, run.size))
+            if rtl or not shaping.shaped(part):  # joined Arabic letters are presentation forms, read back as such
+                code.append(glyphs)
+            else:  # Indic conjuncts and reordered vowel signs have no character of their own: the run's text is given
+                code.append(f"/Span <</ActualText <FEFF{part.encode('utf-16-be').hex().upper()}>>> BDC {glyphs} EMC")
+        return " ".join(code)
 
     def _encoded(self, face, text: str, doc) -> list[tuple[int, bytes]]:
         """`text` in the codes of the font's embedded subsets, as (subset, bytes) pieces.
