@@ -8,7 +8,6 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from bidi import get_display
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
@@ -18,11 +17,31 @@ from generator.core import linebreak
 from generator.core.options import Options
 from generator.layout import typeset
 from generator.reading.loading import load_game
-from pdfcheck import text_lines
+from pdfcheck import page_text, text_lines
 
 CJK = Path(__file__).parent / "fixtures" / "cjk"
+ARABIC = Path(__file__).parent / "fixtures" / "arabic"
+DEVANAGARI = Path(__file__).parent / "fixtures" / "devanagari"
+CARD_PT = 63 / 25.4 * 72  # a poker card's width, in points
 CLOSING, OPENING = "。、，」）；", "「（"
 TEXT = "「装甲部队」前进两格，然后攻击相邻的敌方单位。若敌方单位被消灭，你可以再抽一张牌（不需要视线）。Tank单位不能进入森林。"
+
+
+def card_lines(pdf: Path, count: int) -> list[list[str]]:
+    """The lines of text of the first `count` cards of a sheet's first row, as pdfium reads them card by card; each
+    card found by its force, printed 4 mm from its left edge on the second line."""
+    import pypdfium2 as pdfium
+
+    forces = sorted(left for left, _, text in text_lines(pdf, 0) if text.isdigit())[:count]
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        page = document[0]
+        text, top = page.get_textpage(), page.get_size()[1]
+        edges = [left - 4 / 25.4 * 72 - 2 for left in forces]
+        return [text.get_text_bounded(left=edge, bottom=0, right=edge + CARD_PT + 4, top=top).split("\r\n")
+                for edge in edges]
+    finally:
+        document.close()
 
 
 def _lines(text: str, width_pt: float) -> list[str]:
@@ -66,18 +85,10 @@ def test_latin_text_never_reaches_the_algorithm(font_book, monkeypatch):
 def test_the_chinese_test_game_builds_its_text_read_back_and_wrapped(tmp_path):
     game = load_game(CJK)
     build_game(game, tmp_path, Options())
-    columns: dict[int, list[tuple[float, str]]] = {}  # the lines of each card's text, by their left edge
-    for left, baseline, text in text_lines(tmp_path / "cjk" / "cards-units.pdf", 0):
-        columns.setdefault(round(left), []).append((-baseline, text))
-    printed = {tuple(text for _, text in sorted(lines)) for lines in columns.values()}
-    for card in game.decks["units"].cards:
-        lines = next(lines for lines in printed if "".join(lines) == card.value("text"))
-        assert len(lines) > 3 and not [line for line in lines[1:] if line[0] in CLOSING]
-
-
-ARABIC = Path(__file__).parent / "fixtures" / "arabic"
-CARD_PT = 63 / 25.4 * 72
-DEVANAGARI = Path(__file__).parent / "fixtures" / "devanagari"
+    printed = card_lines(tmp_path / "cjk" / "cards-units.pdf", 3)
+    for card, lines in zip(game.decks["units"].cards, printed):
+        assert lines[0] == card.title and "".join(lines[2:]) == card.value("text") and len(lines) > 5
+        assert not [line for line in lines[3:] if line[0] in CLOSING]
 
 
 def test_arabic_and_hebrew_are_shaped_right_to_left_and_read_back_as_written(tmp_path):
@@ -85,11 +96,8 @@ def test_arabic_and_hebrew_are_shaped_right_to_left_and_read_back_as_written(tmp
     algorithm and its presentation forms (the shaped, joined letters) by NFKC, the cards' text is the source's."""
     game = load_game(ARABIC)
     build_game(game, tmp_path, Options())
-    cards: dict[int, list[tuple[float, str]]] = {}
-    for left, baseline, text in text_lines(tmp_path / "arabic" / "cards-units.pdf", 0):
-        cards.setdefault(int(left // CARD_PT), []).append((-baseline, text))
-    printed = [[unicodedata.normalize("NFKC", get_display(text, base_dir="R")) for _, text in sorted(lines)]
-               for _, lines in sorted(cards.items())]
+    printed = [[unicodedata.normalize("NFKC", text) for text in lines]
+               for lines in card_lines(tmp_path / "arabic" / "cards-units.pdf", 3)]
     for card, lines in zip(game.decks["units"].cards, printed):
         assert lines[0] == card.title and lines[1] == str(card.value("force"))
         assert " ".join(lines[2:]) == card.value("text") and len(lines) > 3
@@ -109,11 +117,19 @@ def test_devanagari_is_shaped_and_reads_back_as_written(tmp_path):
     game = load_game(DEVANAGARI)
     build_game(game, tmp_path, Options())
     pdf = tmp_path / "devanagari" / "cards-units.pdf"
-    cards: dict[int, list[tuple[float, str]]] = {}
-    for left, baseline, text in text_lines(pdf, 0):
-        cards.setdefault(int(left // CARD_PT), []).append((-baseline, text))
-    printed = [[text for _, text in sorted(lines)] for _, lines in sorted(cards.items())]
+    printed = card_lines(pdf, 3)
     for card, lines in zip(game.decks["units"].cards, printed):
         assert lines[0] == card.title and " ".join(lines[2:]) == card.value("text") and len(lines) > 3
     glyphs = PdfReader(pdf).pages[0].extract_text()  # pypdf reads the glyphs alone, without their ActualText
     assert [c for c in glyphs if 0xE000 <= ord(c) <= 0xF8FF]  # glyphs HarfBuzz made that no character maps to
+
+
+def test_a_chinese_rulebook_wraps_between_characters_by_the_kinsoku_rules(tmp_path):
+    build_game(load_game(CJK), tmp_path, Options())
+    source = (CJK / "rules.md").read_text(encoding="utf-8").split("\n\n")[1]
+    lines = page_text(tmp_path / "cjk" / "rules.pdf", 2).split("\r\n")
+    start = next(index for index, line in enumerate(lines) if line.startswith("消灭"))
+    paragraph = lines[start:start + 6]
+    assert "".join(paragraph) == source  # six lines, no character lost nor space added
+    assert not [line for line in paragraph[1:] if line[0] in CLOSING]
+    assert not [line for line in paragraph[:-1] if line[-1] in OPENING]
