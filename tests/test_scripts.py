@@ -133,3 +133,12 @@ def test_a_chinese_rulebook_wraps_between_characters_by_the_kinsoku_rules(tmp_pa
     assert "".join(paragraph) == source  # six lines, no character lost nor space added
     assert not [line for line in paragraph[1:] if line[0] in CLOSING]
     assert not [line for line in paragraph[:-1] if line[-1] in OPENING]
+
+
+@given(st.text(alphabet="装甲部队前进两格攻击。、，「」（）；！？ー々ぁァTank12 .", max_size=60))
+@settings(max_examples=200, deadline=None)
+def test_breaks_asked_piece_by_piece_are_those_of_the_whole_text(text):
+    from uniseg.linebreak import line_break_boundaries
+
+    whole = {at for at in line_break_boundaries(text) if 0 < at < len(text) and text[at - 1] not in " \n"}
+    assert linebreak.breaks(text) == (whole if linebreak.spaceless(text) else set())
