@@ -142,3 +142,14 @@ def test_breaks_asked_piece_by_piece_are_those_of_the_whole_text(text):
 
     whole = {at for at in line_break_boundaries(text) if 0 < at < len(text) and text[at - 1] not in " \n"}
     assert linebreak.breaks(text) == (whole if linebreak.spaceless(text) else set())
+
+
+def test_a_running_head_in_arabic_is_shaped_in_the_order_it_prints(font_book):
+    from generator.core import fonts, shaping
+
+    fonts.face("text")
+    line = shaping.shaped_line("دبابة Tank", "text", 7.5)
+    assert line.startswith("Tank")  # the Latin word left of the Arabic one
+    arabic = line[4:].strip()
+    assert arabic != "دبابة"[::-1] and unicodedata.normalize("NFKC", arabic) == "دبابة"[::-1]  # joined, right to left
+    assert shaping.shaped_line("Europe 1939", "text", 7.5) == "Europe 1939"

@@ -55,3 +55,24 @@ def visual_runs(text: str) -> list[tuple[str, bool]]:
                     runs[start:index] = runs[start:index][::-1]
                     start = None
     return [(run, level % 2 == 1) for level, run in runs]
+
+
+def shaped_runs(text: str, font_name: str, size: float) -> list[tuple[str, str, bool]]:
+    """`text` (a line) as its runs in the order they print (visual_runs), each shaped by HarfBuzz in the registered
+    font `font_name` (reportlab's ShapedStr: glyphs with their advances and offsets), with its text and whether
+    it runs right to left."""
+    from reportlab.pdfbase.ttfonts import shapeStr
+
+    return [(shapeStr(part, font_name, size), part, rtl) for part, rtl in visual_runs(text)]
+
+
+def shaped_line(text: str, font_name: str, size: float) -> str:
+    """`text` shaped and in the order it prints, as one string reportlab's canvas draws (drawString and the
+    like); other text as it is."""
+    if not shaped(text):
+        return text
+    runs = [glyphs for glyphs, _, _ in shaped_runs(text, font_name, size)]
+    line = runs[0]
+    for glyphs in runs[1:]:
+        line += glyphs
+    return line

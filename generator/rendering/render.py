@@ -10,7 +10,6 @@ from typing import BinaryIO, Iterable, Mapping
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase.ttfonts import shapeStr
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -249,8 +248,8 @@ class Painter:
         text.setFont(face.fontName, run.size)
         text._curSubset = -1  # a fresh text object: name the font's subset before the first glyph
         code = []
-        for part, rtl in shaping.visual_runs(run.text):
-            glyphs = text._formatText(shapeStr(part, face.fontName, run.size))
+        for shaped, part, rtl in shaping.shaped_runs(run.text, face.fontName, run.size):
+            glyphs = text._formatText(shaped)
             if rtl or not shaping.shaped(part):  # joined Arabic letters are presentation forms, read back as such
                 code.append(glyphs)
             else:  # Indic conjuncts and reordered vowel signs have no character of their own: the run's text is given
