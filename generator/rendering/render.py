@@ -228,7 +228,7 @@ class Painter:
                 code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
             code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
             if shaping.shaped(run.text):
-                code.append(self._shaped(face, run))
+                code.append(_shaped(self.canvas, face, run))
                 font = None  # the shaped text set its own
                 continue
             for subset, data in self._encoded(face, run.text, doc):
@@ -239,22 +239,6 @@ class Painter:
                 code.append(f"({escapePDF(data)}) Tj")
         code.append("ET")
         return "\n".join(code)
-
-    def _shaped(self, face, run: Run) -> str:
-        """A run of Arabic, Hebrew or Indic text shaped by HarfBuzz, its runs of one direction in the order they
-        print, as reportlab's text object writes shaped text: glyph codes of the font's subsets, placed by HarfBuzz's
-        offsets and advances."""
-        text = self.canvas.beginText()
-        text.setFont(face.fontName, run.size)
-        text._curSubset = -1  # a fresh text object: name the font's subset before the first glyph
-        code = []
-        for shaped, part, rtl in shaping.shaped_runs(run.text, face.fontName, run.size):
-            glyphs = text._formatText(shaped)
-            if rtl or not shaping.shaped(part):  # joined Arabic letters are presentation forms, read back as such
-                code.append(glyphs)
-            else:  # Indic conjuncts and reordered vowel signs have no character of their own: the run's text is given
-                code.append(f"/Span <</ActualText <FEFF{part.encode('utf-16-be').hex().upper()}>>> BDC {glyphs} EMC")
-        return " ".join(code)
 
     def _encoded(self, face, text: str, doc) -> list[tuple[int, bytes]]:
         """`text` in the codes of the font's embedded subsets, as (subset, bytes) pieces.
@@ -298,6 +282,23 @@ class Painter:
             self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
+
+
+def _shaped(canvas: Canvas, face, run: Run) -> str:
+    """A run of Arabic, Hebrew or Indic text shaped by HarfBuzz, its runs of one direction in the order they
+    print, as reportlab's text object writes shaped text: glyph codes of the font's subsets, placed by HarfBuzz's
+    offsets and advances."""
+    text = canvas.beginText()
+    text.setFont(face.fontName, run.size)
+    text._curSubset = -1  # a fresh text object: name the font's subset before the first glyph
+    code = []
+    for shaped, part, rtl in shaping.shaped_runs(run.text, face.fontName, run.size):
+        glyphs = text._formatText(shaped)
+        if rtl or not shaping.shaped(part):  # joined Arabic letters are presentation forms, read back as such
+            code.append(glyphs)
+        else:  # Indic conjuncts and reordered vowel signs have no character of their own: the run's text is given
+            code.append(f"/Span <</ActualText <FEFF{part.encode('utf-16-be').hex().upper()}>>> BDC {glyphs} EMC")
+    return " ".join(code)
 
 
 def _drawable(items: tuple) -> None:
