@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
-from . import sfnt
+from . import sfnt, shaping
 from .errors import Location, MusterError, did_you_mean
 from .inputs import FONT, read_bytes
 
@@ -221,7 +221,9 @@ def _measured(name: str):
 
 @lru_cache(maxsize=65536)
 def unit_width(text: str, font: str) -> float:
-    """Width of `text` at 1 pt, in points."""
+    """Width of `text` at 1 pt, in points; text in Arabic, Hebrew or an Indic script as HarfBuzz shapes it."""
+    if shaping.shaped(text):
+        return shaping.unit_width(text, _measured(font).fontName)
     return _measured(font).stringWidth(text, 1.0)
 
 

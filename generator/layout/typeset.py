@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, NamedTuple
 
-from ..core import fonts
+from ..core import fonts, linebreak
 from ..core.display import Picture, Run
 from ..core.inline import SYMBOL_PREFIX, Segment
 from ..core.model import Icon
@@ -82,42 +82,52 @@ class Word(NamedTuple):
 
     pieces: tuple[Piece, ...]
     width: float
-    space: float  # the width of a space after this word, in the font of its last piece
+    space: float  # the width of a space after this word, in the font of its last piece (0 when joined)
     style: tuple[str, str] | None = None  # (font, colour) of a word that is one piece of text, else None
+    joined: bool = False  # the next word follows without a space (a break inside CJK text): see core/linebreak.py
 
 
 NEWLINE = Word((), 0.0, 0.0)
 
 
-def _word(pieces: list[Piece]) -> Word:
+def _word(pieces: list[Piece], joined: bool = False) -> Word:
     if len(pieces) == 1 and pieces[0].image is None and pieces[0].symbol is None:
-        return _plain_word(pieces[0].text, pieces[0].font, pieces[0].colour)
-    return Word(tuple(pieces), sum(p.width for p in pieces), fonts.unit_width(" ", pieces[-1].font))
+        return _plain_word(pieces[0].text, pieces[0].font, pieces[0].colour, joined)
+    space = 0.0 if joined else fonts.unit_width(" ", pieces[-1].font)
+    return Word(tuple(pieces), sum(p.width for p in pieces), space, joined=joined)
 
 
 @fonts.measuring
 @lru_cache(maxsize=65536)
-def _plain_word(text: str, font: str, colour: str) -> Word:
+def _plain_word(text: str, font: str, colour: str, joined: bool = False) -> Word:
     """A word in one font and colour: card text repeats its words, so each is measured and built once."""
     width = fonts.unit_width(text, font)
-    return Word((Piece(text, font, colour, width),), width, fonts.unit_width(" ", font), (font, colour))
+    space = 0.0 if joined else fonts.unit_width(" ", font)
+    return Word((Piece(text, font, colour, width),), width, space, (font, colour), joined)
 
 
 def words(parts: list[Span]) -> list[Word]:
-    """Spans cut into words (runs without spaces, possibly in several fonts); NEWLINE marks a forced break."""
-    if len(parts) == 1 and parts[0].image is None and parts[0].symbol is None and "\n" not in parts[0].text:
-        span = parts[0]  # the common case: one font, one colour, no forced breaks
+    """Spans cut into words (runs without spaces, possibly in several fonts); NEWLINE marks a forced break. Text
+    in a script written without spaces (CJK) is also cut where UAX #14 lets a line break (core/linebreak.py)."""
+    if (len(parts) == 1 and parts[0].image is None and parts[0].symbol is None and "\n" not in parts[0].text
+            and not linebreak.spaceless(parts[0].text)):
+        span = parts[0]  # the common case: one font, one colour, no forced breaks, words between spaces
         return [_plain_word(chunk, span.font, span.colour) for chunk in span.text.split(" ") if chunk]
+    text = "".join([span.text if span.image is None and span.symbol is None else linebreak.OBJECT for span in parts])
+    breaks = linebreak.breaks(text)  # offsets where a line may break without a space
     result: list[Word] = []
     current: list[Piece] = []
+    offset = 0
     for span in parts:
         if span.glued and current:  # a space inside the word, where the line may not break
             current.append(Piece(" ", current[-1].font, current[-1].colour, fonts.unit_width(" ", current[-1].font)))
-        if span.image is not None:
-            current.append(Piece("", span.font, span.colour, 1.0, span.image))
-            continue
-        if span.symbol is not None:
-            current.append(Piece("", span.font, span.colour, symbols.width(span.symbol[0]), symbol=span.symbol))
+        elif offset in breaks and current:
+            result.append(_word(current, joined=True))
+            current = []
+        if span.image is not None or span.symbol is not None:
+            width = 1.0 if span.image is not None else symbols.width(span.symbol[0])
+            current.append(Piece("", span.font, span.colour, width, span.image, span.symbol))
+            offset += 1
             continue
         for number, line in enumerate(span.text.split("\n")):
             if number:
@@ -125,13 +135,24 @@ def words(parts: list[Span]) -> list[Word]:
                     result.append(_word(current))
                     current = []
                 result.append(NEWLINE)
+                offset += 1
             chunks = line.split(" ")
             for index, chunk in enumerate(chunks):
-                if index and current:  # a space ends the word before it
-                    result.append(_word(current))
-                    current = []
-                if chunk:
-                    current.append(Piece(chunk, span.font, span.colour, fonts.unit_width(chunk, span.font)))
+                if index:
+                    offset += 1
+                    if current:  # a space ends the word before it
+                        result.append(_word(current))
+                        current = []
+                start = 0
+                for cut in sorted(c - offset for c in breaks if offset < c < offset + len(chunk)):
+                    current.append(Piece(chunk[start:cut], span.font, span.colour,
+                                         fonts.unit_width(chunk[start:cut], span.font)))
+                    result.append(_word(current, joined=True))
+                    current, start = [], cut
+                if chunk[start:]:
+                    current.append(Piece(chunk[start:], span.font, span.colour,
+                                         fonts.unit_width(chunk[start:], span.font)))
+                offset += len(chunk)
     if current:
         result.append(_word(current))
     return result
@@ -223,7 +244,8 @@ def place_line(line: list[Word], size: float, x: float, w: float, baseline: floa
         extra = (w - natural) / (len(line) - 1)
     style = line[0].style if line else None
     if style is not None and extra == 0.0 and len({word.style for word in line}) == 1:
-        text = " ".join([word.pieces[0].text for word in line])  # the common case: one font, one colour
+        text = "".join([word.pieces[0].text + ("" if word.joined else " ") for word in line[:-1]])
+        text += line[-1].pieces[0].text  # the common case: one font, one colour
         return [Run(round(x, 3), round(baseline, 3), text, style[0], size, style[1])]
     runs: list[list] = []  # [x, text, font, colour]
     pictures = []
@@ -239,7 +261,7 @@ def place_line(line: list[Word], size: float, x: float, w: float, baseline: floa
                     pictures.append(Picture(piece.image, round(cursor, 3), round(middle - em / 2, 3), em, em))
                 last = None
             elif last and last[2] == piece.font and last[3] == piece.colour and (number > 0 or extra == 0.0):
-                last[1] += piece.text if number > 0 else " " + piece.text
+                last[1] += piece.text if number > 0 or line[index - 1].joined else " " + piece.text
             else:
                 last = [cursor, piece.text, piece.font, piece.colour]
                 runs.append(last)

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from reportlab import platypus
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Image, Table
 
-from ..core import svg
+from ..core import linebreak, shaping, svg
 from ..core.units import PT_PER_MM
 from .markup import attribute
 from .vectors import PLACEHOLDER, VectorIcon
@@ -86,6 +87,10 @@ class Paragraph(platypus.Paragraph):
     it, then the placeholder's reader is replaced by the SVG's VectorIcon, which vectors.VectorCanvas draws."""
 
     def __init__(self, text, style, *args, **kwargs):
+        if text and linebreak.spaceless(text):  # CJK: lines break between characters, as platypus's CJK mode
+            style = _variant(style, wordWrap="CJK")  # does, with the kinsoku rules (no 。 at a line's start)
+        if text and shaping.shaped(text):
+            style = _variant(style, shaping=1)  # Indic and Arabic letters shaped by HarfBuzz (see core/shaping.py)
         sources = [html.unescape(source) for source in _SOURCE.findall(text or "")]
         if any(svg.is_svg(source) for source in sources):
             text = _SOURCE.sub(_placeholder, text)
@@ -97,6 +102,11 @@ class Paragraph(platypus.Paragraph):
                 source = next(icons)
                 if svg.is_svg(source):
                     definition.image = VectorIcon(Path(source))
+
+
+def _variant(style: ParagraphStyle, **changes) -> ParagraphStyle:
+    """`style` with `changes`: made for the paragraphs in other scripts only, so Latin ones keep theirs."""
+    return ParagraphStyle(f"{style.name}-{'-'.join(map(str, changes.values()))}", parent=style, **changes)
 
 
 def _placeholder(match: re.Match) -> str:

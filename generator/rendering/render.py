@@ -14,7 +14,7 @@ from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-from ..core import fonts, svg
+from ..core import fonts, shaping, svg
 from ..core.options import Options
 from ..core.display import KINDS, Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
@@ -220,6 +220,10 @@ class Painter:
                 values = self.colour(*colour)
                 code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
             code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
+            if shaping.shaped(run.text):
+                code.append(_shaped(self.canvas, face, run))
+                font = None  # the shaped text set its own
+                continue
             for subset, data in self._encoded(face, run.text, doc):
                 name = face.getSubsetInternalName(subset, doc)
                 if (name, run.size) != font:
@@ -258,6 +262,23 @@ class Painter:
             self._stroke(stroke)
             self.canvas.setLineWidth(width * PT_PER_MM)
         return int(bool(fill)), int(bool(stroke))
+
+
+def _shaped(canvas: Canvas, face, run: Run) -> str:
+    """A run of Arabic, Hebrew or Indic text shaped by HarfBuzz, its runs of one direction in the order they
+    print, as reportlab's text object writes shaped text: glyph codes of the font's subsets, placed by HarfBuzz's
+    offsets and advances."""
+    text = canvas.beginText()
+    text.setFont(face.fontName, run.size)
+    text._curSubset = -1  # a fresh text object: name the font's subset before the first glyph
+    code = []
+    for shaped, part, rtl in shaping.shaped_runs(run.text, face.fontName, run.size):
+        glyphs = text._formatText(shaped)
+        if rtl or not shaping.shaped(part):  # joined Arabic letters are presentation forms, read back as such
+            code.append(glyphs)
+        else:  # Indic conjuncts and reordered vowel signs have no character of their own: the run's text is given
+            code.append(f"/Span <</ActualText <FEFF{part.encode('utf-16-be').hex().upper()}>>> BDC {glyphs} EMC")
+    return " ".join(code)
 
 
 def _numbers(kind) -> Callable:

@@ -21,7 +21,7 @@ from reportlab.platypus import (CondPageBreak, HRFlowable, KeepTogether, ListFlo
                                 PageBreak, Preformatted, Spacer, TableStyle)
 from reportlab.platypus.doctemplate import LayoutError
 
-from ..core import fonts
+from ..core import fonts, shaping
 from ..core.colour import COLOUR
 from ..core.errors import Location, MusterError
 from ..core.files import confined
@@ -369,8 +369,9 @@ class Book:
             canvas.setFont(fonts.RULEBOOK_HEADS, FURNITURE_SIZE)
             canvas.setFillColor(book.paint("#5a574f", FURNITURE_SIZE))
             top = page[1] - margin * 0.55
-            canvas.drawString(margin, top, book.game.title)
-            canvas.drawRightString(page[0] - margin, top, book.page_section or book.section)
+            canvas.drawString(margin, top, shaping.shaped_line(book.game.title, fonts.RULEBOOK_HEADS, FURNITURE_SIZE))
+            canvas.drawRightString(page[0] - margin, top, shaping.shaped_line(book.page_section or book.section,
+                                                                              fonts.RULEBOOK_HEADS, FURNITURE_SIZE))
             canvas.setStrokeColor(book.paint("#b9b4a8"))
             canvas.setLineWidth(0.4)
             canvas.line(margin, top - 3, page[0] - margin, top - 3)
