@@ -76,7 +76,8 @@ def test_latin_text_never_reaches_the_algorithm(font_book, monkeypatch):
     def refuse(text):
         raise AssertionError(f"UAX #14 asked about {text!r}")
 
-    monkeypatch.setattr(linebreak, "line_break_boundaries", refuse)
+    monkeypatch.setattr(linebreak, "_boundaries", refuse)  # the only ways to uniseg
+    monkeypatch.setattr(linebreak, "_ideograph", refuse)
     for text in ("Advance two hexes, then attack.", "Déjà vu: ÆØÅ über straße", "Line one\nline two"):
         assert typeset.words([typeset.Span(text, "text", "black")])
     assert linebreak.breaks("Move 3 hexes") == frozenset()

@@ -4,10 +4,7 @@ without a dictionary), by the Unicode line-breaking algorithm: what card text an
 from __future__ import annotations
 
 import re
-
 from functools import lru_cache
-
-from uniseg.linebreak import LineBreak, line_break, line_break_boundaries
 
 # Scripts written without spaces between words: CJK punctuation, kana, ideographs, compatibility and fullwidth
 # forms, the supplementary ideographs; Thai, Lao, Myanmar and Khmer. Text without them breaks at spaces only and
@@ -40,10 +37,14 @@ def breaks(text: str) -> frozenset[int]:
 
 @lru_cache(maxsize=65536)
 def _ideograph(char: str) -> bool:
+    from uniseg.linebreak import LineBreak, line_break  # 20 ms to import: only for text that needs it
+
     return line_break(char) is LineBreak.ID
 
 
 @lru_cache(maxsize=65536)
 def _boundaries(piece: str) -> tuple[int, ...]:
     """Where UAX #14 lets a line break in `piece`, its end included."""
+    from uniseg.linebreak import line_break_boundaries
+
     return tuple(line_break_boundaries(piece))
