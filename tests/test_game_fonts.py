@@ -320,3 +320,14 @@ def test_the_cover_and_running_heads_are_glyph_checked(make_game):
     for character, line in (("東", 2), ("ᚠ", 3)):
         assert [(f.where.path.name, f.where.line) for f in found if character in f.message] == [("game.yaml", line)], \
             found
+
+
+def test_every_bundled_font_passes_the_check_game_fonts_get():
+    """The bundled fonts are read without the check of a game's fonts (core/sfnt.py), at every start: they pass it."""
+    from generator.core import sfnt
+    from generator.core.bundle import fonts_dir
+
+    bundled = sorted(p for p in fonts_dir().iterdir() if p.suffix.lower() in (".ttf", ".otf"))
+    assert len(bundled) >= 9
+    for path in bundled:
+        sfnt.check(path.read_bytes())

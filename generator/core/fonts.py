@@ -14,6 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from . import sfnt, shaping
+from .bundle import fonts_dir
 from .errors import Location, MusterError, did_you_mean
 from .inputs import FONT, read_bytes
 
@@ -161,7 +162,8 @@ def parsed(name: str, path: Path, stamp: str = "", face: int | str = 0):
     data = read_bytes(path, FONT)
     try:
         index = outlines.face_index(data, face)
-        sfnt.check(data, index)  # before reportlab reads a table: a damaged or hostile font is refused from its bytes
+        if path.parent != fonts_dir():  # Muster's own fonts are checked by its tests, not at every start
+            sfnt.check(data, index)  # before reportlab reads a table: a damaged or hostile font is refused from its bytes
         readable, postscript = outlines.standalone(data, index)
     except MusterError as problem:
         raise MusterError(problem.message, Location(path), code=problem.code) from None
