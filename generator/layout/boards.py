@@ -15,7 +15,7 @@ from ..core import sandbox
 from .context import game_context
 from .evaluation import Evaluator
 from .files import find_layout, read_layout
-from .findings import VALIDATE_ONLY, attempt, filed, text_findings
+from .findings import attempt, filed, text_findings
 
 
 def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
@@ -105,8 +105,9 @@ def _board_face(game: Game, board: Board, seed: int, warnings: bool, findings: l
                 evaluator: Callable[..., Evaluator], extra: dict) -> Face:
     field, label = f"boards.{board.id}", f"board '{board.id}'"
     evaluating = evaluator(game, read_layout(find_layout(game, board.layout)), 0.0, board.size, field)
+    evaluating.small_text = warnings
     with sandbox.time_limit():
         face, found = evaluating.face({**board_context(game, board, seed), **extra}, lambda: label)
-    findings += filed([f for f in found if warnings or f.code not in VALIDATE_ONLY], board.where, field, label)
+    findings += filed(found, board.where, field, label)
     findings += text_findings(face, BOARD_SAFE, board.where, field, label, warnings)
     return face

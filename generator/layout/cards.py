@@ -17,7 +17,7 @@ from .evaluation import Evaluator
 from .files import find_layout, read_layout
 from .roles import FONT
 from .spec import ELEMENTS
-from .findings import VALIDATE_ONLY, attempt, bleed_gaps, filed, text_findings
+from .findings import attempt, bleed_gaps, filed, text_findings
 
 BATCH = 90  # cards laid out at a time: ten sheets of nine poker cards, drawn while the next batch is laid out
 
@@ -65,6 +65,8 @@ def lay_out_batches(game: Game, deck: Deck, bleed: float, warnings: bool = True,
     if findings:
         yield DeckFaces([], [], [], findings)
         return
+    for evaluating in evaluators.values():
+        evaluating.small_text = warnings
     index: dict[Face, int] = {}
     edged: set[str] = set()  # the layouts checked for a gap in the bleed: once per deck and layout
     shared = deck_context(game, deck, bleed)
@@ -131,7 +133,6 @@ def _lay_out_card(card: Card, game: Game, shared: dict, warnings: bool, evaluato
     drawn = []
     for which, evaluator in evaluators.items():
         face, found = evaluator.face(context, partial(_drawing, which, card))
-        found = [f for f in found if warnings or f.code not in VALIDATE_ONLY]
         if found:
             batch.findings.extend(filed(found, card.where, field, label))
         batch.findings.extend(text_findings(face, safe, card.where, field, f"{label} ({which})", warnings))

@@ -26,6 +26,7 @@ class Evaluator:
     def __init__(self, game: Game, layout: Layout, bleed: float, size: tuple[float, float], field: str):
         self.layout = layout
         self.field = field
+        self.small_text = True  # whether text too small to read is reported: validation asks, a build need not
         self.colours = game.colours
         self.canvas = Canvas(size, bleed, game.root, dict(game.icons))
         self.fixed: dict[tuple[int, str], object] = {}  # values without templates, coerced once
@@ -170,8 +171,9 @@ class Evaluator:
     def _draw(self, element: Element, values: dict, context: dict, found: list[Finding]) -> list:
         """The element's items, turned about the centre of its box when it has `rotate:`."""
         drawn = ELEMENTS[element.kind].draw(values, element, self.canvas, found)
-        accept = element.fields.get("accept")
-        found.extend(small_text(drawn, element.where, accept.raw if accept else ()))
+        if self.small_text:
+            accept = element.fields.get("accept")
+            found.extend(small_text(drawn, element.where, accept.raw if accept else ()))
         if "rotate" not in element.fields or not drawn:
             return drawn
         raw = element.fields["rotate"].raw

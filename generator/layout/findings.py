@@ -13,7 +13,6 @@ from ..core import sandbox
 
 MIN_TEXT_PT = 6.0
 ACCEPTABLE = ("text-too-small",)  # warnings an element may accept for itself: `accept: [text-too-small]`
-VALIDATE_ONLY = ("text-too-small",)  # an element's warnings that `muster validate` reports, and a build need not
 SIDES = ("top", "right", "bottom", "left")
 GAP_MM = 0.05  # narrower uncovered strips are rounding, not white edges
 Result = TypeVar("Result")
