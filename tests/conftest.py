@@ -12,6 +12,7 @@ from generator.core import codes
 codes.STRICT = True  # a finding made with a code core/codes.py does not declare fails where it is made
 
 REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"  # the tests' own files: fixtures, corpora, references; tests sit a folder below, by stage
 
 GAME_YAML = """\
 muster: 1

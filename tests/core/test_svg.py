@@ -17,8 +17,9 @@ from generator.core.options import Options
 from generator.reading.loading import load_game
 from generator.reading.resources import image_problem
 from hostile_run import images_in, write_game
+from conftest import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "svg"
+FIXTURES = TESTS / "fixtures" / "svg"
 OPEN = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">'
 
 FACE = """\

@@ -131,7 +131,7 @@ def test_calibration_rulers_are_100_mm_at_true_scale(make_game, tmp_path):
     down = [(y10 - y90) for x90, y90 in nineties for x10, y10 in tens if abs(x90 - x10) < 0.5 and y10 > y90]
     assert len(across) == 1 and abs(across[0] / PT_PER_MM - 80) < 0.1  # the 10 and 90 mm marks, 80 mm apart
     assert len(down) == 1 and abs(down[0] / PT_PER_MM - 80) < 0.1
-    assert len(PdfReader(pdf).pages) == 2  # and the duplex calibration's back (tests/test_back_offset.py)
+    assert len(PdfReader(pdf).pages) == 2  # and the duplex calibration's back (tests/imposition/test_back_offset.py)
 
 
 def test_hex_boards_size_and_tile_like_square_ones(make_game, tmp_path):

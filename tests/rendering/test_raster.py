@@ -1,7 +1,7 @@
 """Rendered pages compared with reviewed reference images, within a tolerance.
 
 After a deliberate change to a layout, look at the new pages, then refresh the references with
-`MUSTER_UPDATE_REFERENCES=1 pytest tests/test_raster.py` and review the PNGs in tests/reference/ before committing.
+`MUSTER_UPDATE_REFERENCES=1 pytest tests/rendering/test_raster.py` and review the PNGs in tests/reference/ before committing.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.reading.loading import load_game
 from pdfcheck import rasterise
+from conftest import TESTS
 
-REFERENCES = Path(__file__).parent / "reference"
+REFERENCES = TESTS / "reference"
 CASES = [("europe-1939", "germans", 0), ("europe-1939", "allies", 1)]
 
 

@@ -18,8 +18,9 @@ from generator.imposition.groups import block_pages, grouped_sheets
 from generator.imposition.sheets import arrange
 from generator.layout.groups import sheet_groups
 from generator.reading.loading import load_game
+from conftest import TESTS
 
-GAME = Path(__file__).parent / "fixtures" / "counter-sheet"
+GAME = TESTS / "fixtures" / "counter-sheet"
 HALF = CARD_SIZES["counter-1/2in"]
 
 

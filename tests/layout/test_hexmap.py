@@ -19,8 +19,9 @@ from generator.imposition.tiles import MIN_TILE_SHARE, OVERLAP, TILE_MARGIN, lab
 from generator.layout.boards import board_context, lay_out_board
 from generator.reading.loading import load_game
 from pdfcheck import char_boxes, rasterise
+from conftest import TESTS
 
-HEXMAP = Path(__file__).parent / "fixtures" / "hexmap"
+HEXMAP = TESTS / "fixtures" / "hexmap"
 R = 16 / math.sqrt(3)  # the hexes' radius: centre to corner, and a side's length
 
 # Worked by hand for pointy tops, odd rows pushed right, 16 mm across the flats, the grid 10 mm in:

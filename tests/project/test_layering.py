@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "generator"
+from conftest import REPO
+
+PACKAGE = REPO / "generator"
 
 # The order of the packages: each may import only packages before it. The drawing side (imposition, rendering)
 # may import only core and each other: the process that draws a big game never loads YAML or Jinja.

@@ -14,6 +14,7 @@ from pypdf import PdfReader
 
 from generator.building.kit import build_all
 from generator.core.options import Options
+from conftest import TESTS
 
 GAMES = ["company-commander", "eastern-front", "europe-1939", "grid-battle", "modern-war", "tank-duel"]
 
@@ -488,7 +489,7 @@ def test_the_checker_finds_small_text_in_four_inks_and_large_areas_in_black_alon
 
 # -- a game with raster art (tests/fixtures/gallery): conversion, the ink limit on pixels, flattening
 
-GALLERY = Path(__file__).parent / "fixtures" / "gallery"
+GALLERY = TESTS / "fixtures" / "gallery"
 
 
 def images(pdf: Path) -> dict[str, object]:

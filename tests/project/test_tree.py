@@ -7,8 +7,9 @@ import ast
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
-PACKAGE = Path(__file__).resolve().parent.parent / "generator"
+PACKAGE = REPO / "generator"
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "templates" not in p.parts)
 MAX_MODULE_LINES = 450
 MAX_CLASS_LINES = 250

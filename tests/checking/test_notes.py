@@ -6,8 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 DOCUMENTS = sorted(ROOT.glob("decks/*/NOTES.md")) + sorted((ROOT / "docs").glob("*.md"))
 # `decks/europe-1939`, `tests/fixtures/tank-duel/source-british/`, `generator/core/model.py:12`; not a pattern
 # such as `tests/fixtures/<game>/` or `decks/*/NOTES.md`

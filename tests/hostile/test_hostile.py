@@ -18,7 +18,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
-from conftest import GAME_YAML, REPO
+from conftest import REPO, TESTS, GAME_YAML
 from generator.cli import app
 from generator.core.errors import MusterError
 from generator.core import sandbox
@@ -42,7 +42,7 @@ def game_yaml(**replace: str) -> str:
     return text
 
 
-CORPUS = Path(__file__).parent / "hostile"
+CORPUS = TESTS / "hostile"
 CASES = sorted(CORPUS.glob("*.yaml"))
 
 

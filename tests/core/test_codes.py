@@ -16,8 +16,9 @@ from generator.cli import app
 from generator.core import codes
 from generator.core.errors import Finding, Location, MusterError
 from generator.formats import reference
+from conftest import REPO
 
-PACKAGE = Path(__file__).resolve().parent.parent / "generator"
+PACKAGE = REPO / "generator"
 CODE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 # the calls that take a code as an argument of their own, besides `code=`: MusterError(message, where, field, code),
 # Finding(severity, where, field, message, code), Reader.error/warning(where, field, message, code), and helpers

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from PIL import Image
 from typer.testing import CliRunner
 
-from conftest import GAME_YAML, REPO
+from conftest import REPO, GAME_YAML
 from generator.cli.app import export_app
 from generator.formats.scaffold import new_game
 from generator.formats.tabletop import CARD_UNITS, TILE_UNITS, UNIT_MM, shelf
@@ -217,7 +217,7 @@ def peak_rss_of_export(game: Path, out: Path) -> int:
     import subprocess
     import sys
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = REPO
     process = subprocess.Popen([sys.executable, "-m", "generator", "export", "tts", str(game), "--out", str(out),
                                 "--dpi", "100", "--quiet"], cwd=repo, stderr=subprocess.PIPE,
                                env={**os.environ, "PYTHONPATH": str(repo)})
@@ -231,7 +231,7 @@ def test_tts_export_holds_a_sheet_not_the_deck(tmp_path):
     memory). 180 distinct cards more (two sheets) may take the pixels of about a sheet more, not 180 cards'."""
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    sys.path.insert(0, str(REPO / "bench"))
     from synthetic import write_game
 
     write_game(tmp_path / "few", 20)

@@ -13,8 +13,9 @@ import pytest
 from generator.core.bundle import fonts_dir
 from hostile_run import images_in, muster, succeeded
 from pdfcheck import ICON_AT, page_text, rasterise, read_back
+from conftest import TESTS
 
-WORKSHOP = Path(__file__).parent / "fixtures" / "workshop"
+WORKSHOP = TESTS / "fixtures" / "workshop"
 FACES = {"Regular": "", "Bold": "-Bold", "Italic": "-Italic"}  # the bundled serif's files stand in for the game's
 
 # Each card as its PDF reads back: title, cost, the art (one picture), then the rules text with every icon (the

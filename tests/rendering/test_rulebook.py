@@ -18,6 +18,7 @@ from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.layout.rulebook import render_text
 from pdfcheck import page_text
+from conftest import REPO
 
 RULES = """\
 # Playing
@@ -171,7 +172,7 @@ def _words(text: str) -> list[str]:
 
 
 def test_no_sentence_of_eight_words_is_copied_from_the_sources():
-    seeds = sorted(glob.glob(str(Path(__file__).resolve().parents[2] / "shared" / "seeds" / "*")))
+    seeds = sorted(glob.glob(str(REPO.parent / "shared" / "seeds" / "*")))
     if not seeds:
         pytest.skip("the source documents are not beside this checkout")
     grams = set()

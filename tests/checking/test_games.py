@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import GAME_YAML
+from conftest import TESTS, GAME_YAML
 
 from generator.checking import check_game
 from generator.core.errors import Finding
@@ -23,7 +23,7 @@ from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.checking.data import check_data
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = TESTS / "fixtures"
 CASES = sorted(p for p in FIXTURES.glob("*/*") if (p / "expected.yaml").is_file())
 
 
