@@ -87,12 +87,15 @@ def made_in(modules: list[str], monkeypatch) -> list[Finding]:
     """Every Finding the named modules make from now on: each module's name `Finding` records what it makes."""
     made = []
 
-    def recording(*args, **kwargs) -> Finding:
-        made.append(Finding(*args, **kwargs))
-        return made[-1]
+    class Recording(Finding):
+        """A Finding that is recorded as it is made, whether by Finding(...) or by Finding.of(...)."""
+
+        def __post_init__(self):
+            getattr(super(), "__post_init__", lambda: None)()
+            made.append(self)
 
     for name in modules:
-        monkeypatch.setattr(importlib.import_module(name), "Finding", recording)
+        monkeypatch.setattr(importlib.import_module(name), "Finding", Recording)
     return made
 
 
