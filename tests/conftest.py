@@ -70,6 +70,16 @@ elements:
 """
 
 
+def patched(text: str, edits: dict[str, str], count: int = -1) -> str:
+    """`text` with each `old: new` of `edits` applied in turn (every occurrence, or the first `count`); a target
+    no longer in the text fails the test naming it, where str.replace would silently change nothing."""
+    for old, new in edits.items():
+        if old not in text:
+            pytest.fail(f"patched: the target {old!r} is not in the text", pytrace=False)
+        text = text.replace(old, new, count)
+    return text
+
+
 def hex_board_game(make_game, extra: str = "") -> Path:
     """A small game with a 14 x 10 board of 25 mm hexes, 10 mm from its edges, drawn by a grid element;
     `extra` is added to the board's keys."""

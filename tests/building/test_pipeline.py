@@ -17,7 +17,7 @@ from generator.reading.loading import load_game
 from generator.building.pipeline import build_forked
 from generator.reading.resources import bundled_games
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_bundled_games_are_byte_identical_in_two_processes(forks, tmp_path, name
 def test_many_small_batches_draw_the_same_sheets(forks, make_game, tmp_path):
     """Copies and a shared back across batch boundaries: forms chosen from the batches so far, the same way."""
     cards = "".join(f"  - {{title: Card {i}, type: U, force: {i % 10}, count: {1 + i % 3}}}\n" for i in range(30))
-    folder = make_game({"game.yaml": GAME_YAML.replace("size: 3", "size: 60"), "reds.yaml": "cards:\n" + cards,
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"size: 3": "size: 60"}), "reds.yaml": "cards:\n" + cards,
                         "back.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: dark, bleed: true}\n"})
     build_game(load_game(folder), tmp_path / "one", Options(duplex="short"))
     build_forked(folder, tmp_path / "two", Options(duplex="short"))
@@ -99,7 +99,7 @@ def test_errors_found_in_the_second_process_are_the_same_and_nothing_is_written(
 
 
 def test_invalid_data_is_reported_from_the_second_process(forks, make_game, tmp_path):
-    folder = make_game({"game.yaml": GAME_YAML.replace("size: 3", "size: 4")})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"size: 3": "size: 4"})})
     with pytest.raises(GameInvalid) as failed:
         build_forked(folder, tmp_path / "out", Options())
     assert [(f.code, f.field) for f in failed.value.findings] == [("deck-size", "decks.reds.size")]

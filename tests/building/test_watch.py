@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import REPO
+from conftest import REPO, patched
 from generator.building.kit import build_one
 from generator.core.options import Options
 
@@ -74,7 +74,7 @@ def edited(path, old: str, new: str) -> None:
     assert old in text
     stat = path.stat()
     spare = path.with_name(path.name + ".new")
-    spare.write_text(text.replace(old, new), encoding="utf-8")
+    spare.write_text(patched(text, {old: new}), encoding="utf-8")
     os.replace(spare, path)
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # a tool that keeps the time (cp -p, some syncs)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import TESTS, GAME_YAML
+from conftest import TESTS, GAME_YAML, patched
 
 from generator.checking import check_game
 from generator.core.errors import Finding
@@ -73,7 +73,7 @@ rules:
   - {name: two-units, count: {min: 2}, when: {type: U}}
 """
 BROKEN = {
-    "every-rule-kind": {"game.yaml": GAME_YAML.replace("rules:\n", EVERY_RULE_KIND),
+    "every-rule-kind": {"game.yaml": patched(GAME_YAML, {"rules:\n": EVERY_RULE_KIND}),
                         "reds.yaml": "cards:\n  - {title: Alpha, type: L, year: 1940, count: 2}\n"
                                      "  - {title: alpha, type: U, force: 3}\n  - {title: Bravo, type: U, force: 3}\n"},
     "text-overflow": {"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, text: " + "word " * 200 + "}\n"

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
+from conftest import REPO, patched
 
 
 def muster(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -27,10 +27,10 @@ def test_validate_reports_every_problem_with_file_and_line(tmp_path):
     game = tmp_path / "europe-1939"
     shutil.copytree(REPO / "decks" / "europe-1939", game)
     germans = game / "germans.yaml"
-    germans.write_text(germans.read_text().replace("{title: Hitler, type: L, force: 2, fronts: A}",
-                                                   "{title: Hitler, type: L, force: 2, fronts: AX}"))
+    germans.write_text(patched(germans.read_text(), {"{title: Hitler, type: L, force: 2, fronts: A}":
+                                                         "{title: Hitler, type: L, force: 2, fronts: AX}"}))
     game_yaml = game / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("size: 60", "size: 61"))
+    game_yaml.write_text(patched(game_yaml.read_text(), {"size: 60": "size: 61"}))
     result = muster("validate", str(game), cwd=tmp_path)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
@@ -130,9 +130,9 @@ def test_watch_rebuilds_when_a_card_changes(make_game, tmp_path):
             raise AssertionError(f"no {text!r} in {lines}")
 
         wait_for("tiny: cards-reds.pdf")
-        (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 2", "force: 12"))
+        (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"force: 2": "force: 12"}))
         wait_for("cards[0].force: 12 is outside 0..9")
-        (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 12", "force: 4"))
+        (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"force: 12": "force: 4"}))
         wait_for("tiny: cards-reds.pdf")
     finally:
         process.terminate()

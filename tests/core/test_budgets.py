@@ -15,7 +15,7 @@ import pytest
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pypdf import PdfReader
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.checking import check_game
@@ -137,7 +137,7 @@ def game_with(make_game, place: str, template: str) -> Path:
         folder = make_game({"rules.md": "# Rules\n\n- Alpha\n- Bravo\n\n" + template + "\n"})
         (folder / "game.yaml").write_text(GAME_YAML + "rulebook: {file: rules.md}\n")
         return folder
-    return make_game({"game.yaml": GAME_YAML.replace(RULE, RULE + "  - count: {min: " + json.dumps(template) + "}\n")})
+    return make_game({"game.yaml": patched(GAME_YAML, {RULE: RULE + "  - count: {min: " + json.dumps(template) + "}\n"})})
 
 
 RULE = "    require: [type, force]\n"
@@ -250,9 +250,10 @@ def test_markup_in_every_printed_field_is_printed_as_written(make_game, tmp_path
             ' size: 6, min_size: 3}\n')
     rules = ("# Cards\n\n{% for card in decks.reds.cards %}- {{ card.title }}\n{% endfor %}\n"
              "## Q & A <b>\n\n{{ game.title }}: {{ vocab.card_type.U.name }}\n")
-    game = (GAME_YAML.replace("title: Tiny War", f"title: {q(MARKUP[0])}\nsummary: {q(MARKUP[1])}")
-            .replace("name: Red deck", f"name: {q(MARKUP[3])}").replace("U: Unit", f"U: {q(MARKUP[4])}")
-            .replace("size: 3", f"size: {len(MARKUP)}") + "rulebook: {file: rules.md}\n")
+    game = (patched(GAME_YAML, {"title: Tiny War": f"title: {q(MARKUP[0])}\nsummary: {q(MARKUP[1])}",
+                                "name: Red deck": f"name: {q(MARKUP[3])}",
+                                "U: Unit": f"U: {q(MARKUP[4])}",
+                                "size: 3": f"size: {len(MARKUP)}"}) + "rulebook: {file: rules.md}\n")
     back = "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: dark, bleed: true}\n"
     folder = make_game({"game.yaml": game, "reds.yaml": cards, "face.yaml": face, "back.yaml": back, "rules.md": rules})
     assert not [str(f) for f in check_game(load_game(folder)) if f.severity == "error"]
@@ -279,7 +280,7 @@ def outline_titles(pdf: Path) -> list[str]:
 
 def test_an_icon_font_must_be_a_bundled_font(make_game):
     font = 'text"><img src="/etc/secret.png" width="200" height="200"/></font><font name="text'
-    folder = make_game({"game.yaml": GAME_YAML.replace("font: text-bold}", f"font: {json.dumps(font)}}}")})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"font: text-bold}": f"font: {json.dumps(font)}}}"})})
     findings = load_game(folder).findings
     assert [(f.code, f.where.path.name, f.where.line, f.field) for f in findings] == [
         ("unknown-font", "game.yaml", 6, "icons.star.font")]

@@ -19,7 +19,7 @@ import yaml
 from PIL import Image
 from typer.testing import CliRunner
 
-from conftest import GAME_YAML, REPO
+from conftest import GAME_YAML, REPO, patched
 from generator.checking import check_game
 from generator.cli import app
 from generator.core import fonts
@@ -92,7 +92,7 @@ def test_a_pipe_for_a_deck_file_is_refused_at_once(make_game, tmp_path):
 
 
 def test_a_pipe_for_the_rulebook_is_refused(make_game):
-    folder = make_game({"game.yaml": GAME_YAML.replace("icons:\n", "rulebook: {file: rules.md}\nicons:\n")})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"icons:\n": "rulebook: {file: rules.md}\nicons:\n"})})
     os.mkfifo(folder / "rules.md")
     result = RUNNER.invoke(app, ["validate", str(folder)])
     assert result.exit_code == 2 and "rules.md: error: a named pipe, not a regular file" in result.output
@@ -142,7 +142,7 @@ def test_good_images_pass(tmp_path):
         assert image_problem(tmp_path / f"x{suffix}") is None
 
 
-RULEBOOK_GAME = GAME_YAML.replace("icons:\n", "rulebook: {file: rules.md}\nicons:\n")
+RULEBOOK_GAME = patched(GAME_YAML, {"icons:\n": "rulebook: {file: rules.md}\nicons:\n"})
 RULES = "# Rules\n\n- Alpha\n- Bravo\n\nSee the map:\n\n![map](map.png)\n"
 
 
@@ -162,7 +162,7 @@ def test_rulebook_images_are_checked_like_every_other_image(make_game, image, co
 
 
 def test_rulebook_image_outside_the_folder_is_refused(make_game):
-    folder = make_game({"game.yaml": RULEBOOK_GAME, "rules.md": RULES.replace("map.png", "/etc/hostname")})
+    folder = make_game({"game.yaml": RULEBOOK_GAME, "rules.md": patched(RULES, {"map.png": "/etc/hostname"})})
     assert codes(folder) == ["file-outside-game"]
 
 
@@ -176,7 +176,7 @@ def test_an_image_taller_than_a_page_is_scaled_to_fit(make_game, tmp_path):
 # --- fonts -----------------------------------------------------------------------------------------------------
 
 def test_an_icon_in_a_font_that_is_not_bundled_is_an_error_in_game_yaml(make_game):
-    folder = make_game({"game.yaml": GAME_YAML.replace("font: text-bold}", "font: text-blod}")})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"font: text-bold}": "font: text-blod}"})})
     findings = [f for f in load_game(folder).findings if f.severity == "error"]
     assert [(f.code, f.field) for f in findings] == [("unknown-font", "icons.star.font")]
     assert "did you mean 'text-bold'?" in findings[0].message and findings[0].where.line == 6
@@ -197,7 +197,7 @@ def test_a_font_file_that_is_not_a_font_is_named(tmp_path):
 # --- output rasters --------------------------------------------------------------------------------------------
 
 def test_an_export_over_the_pixel_budget_is_refused_before_drawing(make_game, tmp_path):
-    folder = make_game({"game.yaml": GAME_YAML.replace("card: {size: poker}", "card: {size: 590mm x 590mm}")})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"card: {size: poker}": "card: {size: 590mm x 590mm}"})})
     with pytest.raises(MusterError) as refused:
         run_export(folder, None, (), 3.0, tmp_path / "out", "png",
                    lambda g, d, laid, target: export_png(g, d, laid, target, 1200, 3.0))
@@ -318,8 +318,8 @@ def test_an_exported_csv_runs_no_formula_and_imports_as_it_was(make_game, tmp_pa
     titles = ["=1+1", "@SUM(A1)", "+cmd", "-y"]
     cards = "cards:\n" + "".join(f"  - {{title: {yaml.safe_dump(t).splitlines()[0]}, type: U, force: -1, "
                                  f"text: \"{t}\"}}\n" for t in titles)
-    folder = make_game({"reds.yaml": cards, "game.yaml": GAME_YAML.replace("size: 3", "size: 4")
-                        .replace("min: 0, max: 9", "min: -1, max: 9")})
+    folder = make_game({"reds.yaml": cards, "game.yaml": patched(GAME_YAML, {"size: 3": "size: 4",
+                                                                             "min: 0, max: 9": "min: -1, max: 9"})})
     sheet = tmp_path / "cards.csv"
     result = RUNNER.invoke(app, ["export", "csv", str(folder), "-d", "reds", "-o", str(sheet)])
     assert result.exit_code == 0, result.output

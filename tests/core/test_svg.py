@@ -17,7 +17,7 @@ from generator.core.options import Options
 from generator.reading.loading import load_game
 from generator.reading.resources import image_problem
 from hostile_run import images_in, write_game
-from conftest import TESTS
+from conftest import TESTS, patched
 
 FIXTURES = TESTS / "fixtures" / "svg"
 OPEN = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">'
@@ -194,7 +194,7 @@ def test_good_svgs_pass_and_keep_their_size(tmp_path):
     drawing = svg.load(FIXTURES / "wide.svg")
     assert drawing.width == 2 * drawing.height
     (tmp_path / "inkscape.svg").write_bytes(
-        (OPEN.replace("<svg ", '<svg xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" ')
+        (patched(OPEN, {"<svg ": '<svg xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" '})
          + '<title>t</title><metadata>m</metadata><sodipodi:namedview pagecolor="#fff"/>'
          + '<defs><clipPath id="c"><rect width="5" height="5"/></clipPath><path id="p" d="M0 0L9 9"/></defs>'
          + '<use xlink:href="#p" stroke="#000" clip-path="url(#c)"/><g style="fill:#0a0;opacity:1">'

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import patched
 from generator.checking import check_game
 from generator.core.display import Ellipse, Line, Polygon, Polyline, Rect
 from generator.core.errors import MusterError
@@ -187,7 +188,7 @@ def test_a_unit_element_builds_validates_and_draws_the_symbol(make_game):
     ("type: armour,", "affiliation: frend, type: armour,", "unknown-affiliation"),
     ('echelon: "II"', 'echelon: "IIX"', "unknown-echelon")])
 def test_an_unknown_name_in_a_layout_is_a_finding_naming_its_line(make_game, line, value, code):
-    game = load_game(make_game({"face.yaml": UNIT_FACE.replace(line, value)}))
+    game = load_game(make_game({"face.yaml": patched(UNIT_FACE, {line: value})}))
     found = [f for f in check_game(game) if f.severity == "error"]
     assert [f.code for f in found] == [code]
     assert "face.yaml:3" in str(found[0]) and "did you mean" in found[0].message
@@ -279,7 +280,7 @@ def test_a_symbol_in_a_rulebook_is_an_unknown_icon_saying_what_to_do_instead(mak
     from generator.core.options import Options
 
     folder = make_game({"rules.md": "# Rules\n\nArmour is [[nato:armour]].\n\n- **Alpha**: one\n- **Bravo**: two\n"})
-    text = (folder / "game.yaml").read_text().replace("rules:\n", "rulebook: {file: rules.md}\nrules:\n", 1)
+    text = patched((folder / "game.yaml").read_text(), {"rules:\n": "rulebook: {file: rules.md}\nrules:\n"}, count=1)
     (folder / "game.yaml").write_text(text)
     with pytest.raises(MusterError) as caught:
         build_game(load_game(folder), folder.parent / "out", Options())

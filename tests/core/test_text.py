@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from conftest import patched
 from generator.building.kit import build_game
 from generator.checking import check_game
 from generator.core.display import Face, Picture, Run
@@ -140,8 +141,8 @@ def test_embedded_words_print_as_icons(wood):
 
 def test_embed_is_read_from_game_yaml_and_unknown_icons_are_findings(make_game):
     folder = make_game()
-    text = (folder / "game.yaml").read_text().replace("vocabularies:", "embed:\n  Star: star\n  Gold: gold\n"
-                                                                        "vocabularies:", 1)
+    text = patched((folder / "game.yaml").read_text(), {"vocabularies:": "embed:\n  Star: star\n  Gold: gold\n"
+                                                                        "vocabularies:"}, count=1)
     (folder / "game.yaml").write_text(text)
     found = [f for f in check_game(load_game(folder)) if f.code == "unknown-icon"]
     assert len(found) == 1 and "game.yaml:" in str(found[0]) and "gold" in found[0].message
@@ -172,9 +173,8 @@ Embedded: 4 Wood.
 def test_rulebook_text_prints_as_written(make_game, tmp_path):
     folder = make_game({"rules.md": RULES})
     Image.new("RGB", (16, 16), (120, 70, 20)).save(folder / "wood.png")
-    text = (folder / "game.yaml").read_text().replace("  star: {glyph: \"★\", font: text-bold}",
-                                                       "  star: {glyph: \"★\", font: text-bold}\n"
-                                                       "  wood: {image: wood.png}\nembed: {Wood: wood}")
+    text = patched((folder / "game.yaml").read_text(), {"  star: {glyph: \"★\", font: text-bold}": "  star: {glyph: \"★\", font: text-bold}\n"
+                                                       "  wood: {image: wood.png}\nembed: {Wood: wood}"})
     (folder / "game.yaml").write_text(text + "rulebook: {file: rules.md}\n")
     game = load_game(folder)
     assert not [f for f in check_game(game) if f.severity == "error"]
@@ -211,7 +211,7 @@ def test_the_pdf_says_what_the_card_text_says(wood, atoms):
 
 
 def test_italic_in_a_display_heading_is_a_warning_with_its_line(make_game):
-    folder = make_game({"rules.md": RULES.replace("# Rules", "# Rules\n\n## A *leaning* section")})
+    folder = make_game({"rules.md": patched(RULES, {"# Rules": "# Rules\n\n## A *leaning* section"})})
     (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "rulebook: {file: rules.md}\n")
     found = [f for f in check_game(load_game(folder)) if f.code == "no-italic"]
     assert len(found) == 1 and "rules.md:3" in str(found[0]) and "'display'" in found[0].message
@@ -224,9 +224,8 @@ def book_game(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("book") / "tiny"
     folder.mkdir()
-    game_yaml = GAME_YAML.replace("  star: {glyph: \"★\", font: text-bold}",
-                                  "  star: {glyph: \"★\", font: text-bold}\n  wood: {image: wood.png}\n"
-                                  "embed: {Wood: wood}")
+    game_yaml = patched(GAME_YAML, {"  star: {glyph: \"★\", font: text-bold}": "  star: {glyph: \"★\", font: text-bold}\n  wood: {image: wood.png}\n"
+                                  "embed: {Wood: wood}"})
     for name, text in {"game.yaml": game_yaml + "rulebook: {file: rules.md}\n", "reds.yaml": REDS_YAML,
                        "face.yaml": FACE_YAML, "back.yaml": BACK_YAML, "rules.md": "# Rules\n"}.items():
         (folder / name).write_text(text, encoding="utf-8")
@@ -285,7 +284,7 @@ def test_a_heading_with_an_image_icon_keeps_its_word_in_the_contents_and_bookmar
 @pytest.mark.parametrize("entry, code", [('"": star', "bad-name"), ("' Star': star", "bad-name"), ("Star: [star]", "unknown-icon")])
 def test_a_bad_embed_entry_is_one_error_naming_its_line(make_game, entry, code):
     folder = make_game()
-    text = (folder / "game.yaml").read_text().replace("vocabularies:", f"embed:\n  {entry}\nvocabularies:", 1)
+    text = patched((folder / "game.yaml").read_text(), {"vocabularies:": f"embed:\n  {entry}\nvocabularies:"}, count=1)
     (folder / "game.yaml").write_text(text)
     found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
     assert [f.code for f in found] == [code] and "game.yaml:" in str(found[0]) and found[0].field.startswith("embed")

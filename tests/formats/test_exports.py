@@ -12,7 +12,7 @@ from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from conftest import GAME_YAML, REPO
+from conftest import GAME_YAML, REPO, patched
 from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.formats.exports import export_pdf, export_png, png_size, run_export, size_table
@@ -81,7 +81,7 @@ def test_eighth_inch_bleed_and_stale_files(make_game, tmp_path):
 
 
 def test_shop_size_825_by_1125(make_game, tmp_path):
-    folder = make_game({"game.yaml": GAME_YAML.replace("card: {size: poker}", 'card: {size: "2.5in x 3.5in"}')})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"card: {size: poker}": 'card: {size: "2.5in x 3.5in"}'})})
     png(folder, tmp_path, dpi=300, bleed=parse_length("0.125in"))
     for side in ("front", "back"):
         with Image.open(tmp_path / "tiny" / "png" / "reds" / f"001-alpha-{side}.png") as image:
@@ -161,7 +161,7 @@ def test_tts_grid_limits():
 
 def test_tts_sheets_of_a_120_card_deck(make_game, tmp_path):
     folder = make_game({
-        "game.yaml": GAME_YAML.replace("size: 3", "size: 120"),
+        "game.yaml": patched(GAME_YAML, {"size: 3": "size: 120"}),
         "reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, fronts: A, count: 60}\n"
                      "  - {title: Bravo, type: U, force: 3, fronts: E, count: 60}\n",
     })

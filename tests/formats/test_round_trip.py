@@ -11,7 +11,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import GAME_YAML, REPO
+from conftest import GAME_YAML, REPO, patched
 from generator.building.kit import build_game
 from generator.core.bundle import fonts_dir
 from generator.core.options import Options
@@ -53,7 +53,7 @@ def _round_trip(folder: Path, suffix: str) -> None:
         first = deck.files[0]
         if first.suffix.lower() in SUFFIXES:
             sheet = first.with_name(f"{first.stem}-exported{suffix}")
-            game_yaml.write_text(game_yaml.read_text().replace(f"file: {first.name}", f"file: {sheet.name}"))
+            game_yaml.write_text(patched(game_yaml.read_text(), {f"file: {first.name}": f"file: {sheet.name}"}))
         else:
             sheet = folder.parent / f"{deck.id}{suffix}"
         WRITERS[suffix](header, rows, sheet)
@@ -87,7 +87,7 @@ _CARD = st.fixed_dictionaries(
 @given(cards=st.lists(_CARD, min_size=1, max_size=6, unique_by=lambda card: card["title"].casefold()),
        suffix=st.sampled_from([".csv", ".xlsx"]))
 def test_generated_decks_keep_their_values_through_a_sheet(make_game, tmp_path_factory, cards, suffix):
-    folder = make_game({"game.yaml": GAME_YAML.replace("    size: 3\n", ""), "reds.yaml": deck_yaml(cards)[0]},
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"    size: 3\n": ""}), "reds.yaml": deck_yaml(cards)[0]},
                        name=tmp_path_factory.mktemp("deck").name)
     header, rows = deck_table(load_game(folder), "reds")
     sheet = folder / f"reds{suffix}"

@@ -10,6 +10,7 @@ from PIL import Image
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
+from conftest import patched
 from generator.cli.app import export_app
 from generator.formats.exports import png_size
 from generator.formats.scaffold import new_game
@@ -100,7 +101,7 @@ def test_the_shop_named_in_game_yaml(game, tmp_path):
 
 
 def test_a_size_the_shop_does_not_print(game, tmp_path):
-    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("  size: poker ", "  size: mini "))
+    (game / "game.yaml").write_text(patched((game / "game.yaml").read_text(), {"  size: poker ": "  size: mini "}))
     result = _export("printerstudio", game, "--out", tmp_path / "out")
     assert result.exit_code in (1, 2)
     lines = result.stderr.strip().splitlines()
@@ -113,7 +114,7 @@ def test_a_size_the_shop_does_not_print(game, tmp_path):
 
 def test_the_shop_safe_zone_and_bleed_are_checked(game, tmp_path):
     face = game / "face.yaml"
-    text = face.read_text().replace('w: "{{ face.w }}", h: "{{ face.h }}", fill: paper', "w: 63, h: 88, fill: paper")
+    text = patched(face.read_text(), {'w: "{{ face.w }}", h: "{{ face.h }}", fill: paper': "w: 63, h: 88, fill: paper"})
     face.write_text(text + "".join(f"  - {{kind: text, x: 2, y: {y}, w: 20, h: 4, text: EDGE{y}, size: 7}}\n"
                                    for y in (40, 46, 52)))  # 2 mm in: outside the shop's 0.12 in
     result = _export("makeplayingcards", game, "--out", tmp_path / "out")

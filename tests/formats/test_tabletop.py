@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from PIL import Image
 from typer.testing import CliRunner
 
-from conftest import REPO, GAME_YAML
+from conftest import REPO, GAME_YAML, patched
 from generator.cli.app import export_app
 from generator.formats.scaffold import new_game
 from generator.formats.tabletop import CARD_UNITS, TILE_UNITS, UNIT_MM, shelf
@@ -186,7 +186,7 @@ def test_new_game_and_base_url_and_determinism(tmp_path):
 
 def test_a_deck_of_one_card_is_a_card(make_game, tmp_path):
     folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: L, force: 2, fronts: A}\n",
-                        "game.yaml": GAME_YAML.replace("size: 3", "size: 1")})
+                        "game.yaml": patched(GAME_YAML, {"size: 3": "size: 1"})})
     document = export(folder, tmp_path)
     bag = document["ObjectStates"][0]
     assert [item["Name"] for item in bag["ContainedObjects"]] == ["Card"]

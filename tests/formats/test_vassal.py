@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from conftest import REPO, hex_board_game
+from conftest import REPO, hex_board_game, patched
 from generator.cli.app import export_app
 from generator.core.geometry import HexGrid, cell_centre, cell_label
 from generator.formats.scaffold import new_game
@@ -327,8 +327,8 @@ def hexmap_variant(tmp_path, orientation: str, offset: str, numbering: str = '"0
     folder = tmp_path / f"hexmap-{orientation}-{offset}"
     shutil.copytree(HEXMAP, folder)
     text = (folder / "game.yaml").read_text()
-    text = text[:text.index("    hexes:")].replace("orientation: pointy", f"orientation: {orientation}")
-    text = text.replace("offset: odd ", f"offset: {offset} ").replace('numbering: "0101"', f"numbering: {numbering}")
+    text = patched(text[:text.index("    hexes:")], {"orientation: pointy": f"orientation: {orientation}"})
+    text = patched(text, {"offset: odd ": f"offset: {offset} ", 'numbering: "0101"': f"numbering: {numbering}"})
     (folder / "game.yaml").write_text(text)
     return folder
 
@@ -374,9 +374,9 @@ def test_hexmap_variants_match_the_printed_map(orientation, offset, numbering, t
 def test_hex_numbers_start_where_the_grid_says(orientation, numbering, first, corners, tmp_path):
     """A published map numbered 1701-3010 (14 x 10 hexes from column 17): the module names its hexes so."""
     folder = hexmap_variant(tmp_path, orientation, "odd", numbering)
-    text = (folder / "game.yaml").read_text().replace("columns: 20", "columns: 14").replace("rows: 24", "rows: 10")
-    text = text.replace("      shape: hex\n", f"      shape: hex\n      first_column: {first[0]}\n"
-                                             f"      first_row: {first[1]}\n")
+    text = patched((folder / "game.yaml").read_text(), {"columns: 20": "columns: 14", "rows: 24": "rows: 10"})
+    text = patched(text, {"      shape: hex\n": f"      shape: hex\n      first_column: {first[0]}\n"
+                                             f"      first_row: {first[1]}\n"})
     (folder / "game.yaml").write_text(text)
     board, grid, numbering_element = exported_grid(folder, tmp_path / "out")  # every cell named as the map has it
     assert board.grid.first == first
@@ -388,7 +388,7 @@ def test_hex_numbers_start_where_the_grid_says(orientation, numbering, first, co
 
 def test_letter_names_past_z_are_refused(tmp_path):
     folder = hexmap_variant(tmp_path, "flat", "odd", "letter")
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("columns: 20", "columns: 28"))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"columns: 20": "columns: 28"}))
     result = CliRunner().invoke(export_app, ["vassal", str(folder), "--out", str(tmp_path / "out"), "--quiet"])
     assert result.exit_code == 2  # as every export VASSAL cannot take (console.fail)
     lines = result.output.strip().splitlines()
@@ -407,9 +407,10 @@ def test_any_text_makes_a_module_every_xml_reader_accepts(make_game, tmp_path):
     folder = make_game()
     game_yaml = (folder / "game.yaml").read_text()
     text = HOSTILE.encode("unicode_escape").decode().replace('"', '\\"')
-    game_yaml = game_yaml.replace("title: Tiny War", f'title: "{text}"', 1).replace("name: Red deck", f'name: "{text}"')
+    game_yaml = patched(patched(game_yaml, {"title: Tiny War": f'title: "{text}"'}, count=1),
+                        {"name: Red deck": f'name: "{text}"'})
     (folder / "game.yaml").write_text(game_yaml + f'summary: "{text}"\n')
-    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("title: Alpha", f'title: "{CARD}"'))
+    (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"title: Alpha": f'title: "{CARD}"'}))
     game = load_game(folder)
     assert game.title == HOSTILE and game.decks["reds"].name == HOSTILE
     archive = export(folder, tmp_path)
@@ -431,8 +432,8 @@ def test_a_board_too_large_is_refused_without_an_option_vassal_lacks(tmp_path):
     which `export vassal` does not have."""
     folder = tmp_path / "big"
     shutil.copytree(REPO / "decks" / "europe-1939", folder)
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("size: 257mm x 190mm",
-                                                                                "size: 1500mm x 1500mm"))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"size: 257mm x 190mm":
+                                                                                       "size: 1500mm x 1500mm"}))
     result = CliRunner().invoke(export_app, ["vassal", str(folder), "--out", str(tmp_path / "out"), "--quiet"])
     assert result.exit_code == 2
     line, = result.output.strip().splitlines()
@@ -454,10 +455,10 @@ def test_dice_the_rules_roll_are_buttons(make_game, tmp_path):
     assert game.dice == ()
     problem, = [f for f in game.findings if f.field == "dice"]
     assert problem.code == "bad-dice" and problem.where.line == (folder / "game.yaml").read_text().count("\n")
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("3x6, 99d6", "99d6"))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"3x6, 99d6": "99d6"}))
     problem, = [f for f in load_game(folder).findings if f.field == "dice"]
     assert problem.code == "out-of-range"
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(", 99d6", ""))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {", 99d6": ""}))
     assert load_game(folder).dice == ((2, 6), (1, 20))
 
 

@@ -14,7 +14,7 @@ from generator.core.options import Options
 from generator.core.units import PAPER_NAMES, PT_PER_MM, paper_size
 from generator.imposition.sheets import arrange
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 
 
 def page_sizes(pdf) -> list[tuple[float, float]]:
@@ -81,7 +81,7 @@ BOARD = """\
 
 
 def test_a_deck_and_a_board_print_on_their_own_paper(make_game, tmp_path):
-    game = GAME_YAML.replace("    style: {side: Red}\n", "    style: {side: Red}\n    paper: a3-landscape\n")
+    game = patched(GAME_YAML, {"    style: {side: Red}\n": "    style: {side: Red}\n    paper: a3-landscape\n"})
     game += "boards:\n" + BOARD
     folder = make_game({"game.yaml": game, "board.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 250, h: 180, "
                                                            "fill: \"#ccddee\"}\n"})
@@ -93,7 +93,7 @@ def test_a_deck_and_a_board_print_on_their_own_paper(make_game, tmp_path):
 
 
 def test_a_bad_paper_in_game_yaml_is_a_finding(make_game, tmp_path):
-    game = GAME_YAML.replace("    style: {side: Red}\n", "    style: {side: Red}\n    paper: a4-sideways\n")
+    game = patched(GAME_YAML, {"    style: {side: Red}\n": "    style: {side: Red}\n    paper: a4-sideways\n"})
     outcome = build_one(make_game({"game.yaml": game}), tmp_path / "out", Options(calibration=False))
     assert outcome.code == 1
     assert any("decks.reds.paper" in line and "a4-landscape" in line for line in outcome.errors), outcome.errors

@@ -14,16 +14,16 @@ from generator.formats.exports import export_pdf, export_png, run_export
 from generator.formats.tts import export_tts
 from generator.imposition.sheets import arrange, sheets
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 
-TOKENS = GAME_YAML.replace("    require: [type, force]\n", "    require: [type, force]\n    decks: [reds]\n").replace("""    style: {side: Red}
-""", """    style: {side: Red}
+TOKENS = patched(GAME_YAML, {"    require: [type, force]\n": "    require: [type, force]\n    decks: [reds]\n", """    style: {side: Red}
+""": """    style: {side: Red}
   markers:
     component: tokens
     file: markers.yaml
     face: marker.yaml
     format: {size: counter-1/2in, packing: sheet}
-""")
+"""})
 MARKERS = "cards:\n" + "".join(f"  - {{title: M{n}, count: 50}}\n" for n in range(1, 5))  # 200: 2 A4 sheets
 MARKER = "elements:\n  - {kind: box, x: 0, y: 0, w: 12.7, h: 12.7, fill: \"#c8d8a0\", bleed: true}\n"
 
@@ -62,7 +62,7 @@ def test_a_deck_of_tokens_without_a_back_prints_its_fronts_alone(make_game, tmp_
 
 
 def test_a_deck_of_cards_still_needs_a_back(make_game, tmp_path):
-    folder = make_game({"game.yaml": GAME_YAML.replace("    back: back.yaml\n", "")})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"    back: back.yaml\n": ""})})
     outcome = build_one(folder, tmp_path / "out", Options(calibration=False))
     assert outcome.code == 1
     assert any("no back layout" in line and "only a deck of tokens" in line for line in outcome.errors)

@@ -7,6 +7,7 @@ import math
 import pytest
 from pypdf import PdfReader
 
+from conftest import patched
 from generator.layout.boards import board_context, placed_cells
 from generator.building.kit import build_game
 from generator.core.options import Options
@@ -30,8 +31,9 @@ CHIT = "elements:\n  - {kind: text, x: 2, y: 4, w: 11.875, h: 8, text: I, font: 
 
 def token_game(make_game, extra_rules: str = ""):
     folder = make_game({"chits.yaml": "cards:\n  - {title: Chit, count: 30}\n", "chit.yaml": CHIT, "chit-back.yaml": CHIT})
-    text = (folder / "game.yaml").read_text().replace("rules:\n", TOKENS + "rules:\n" + extra_rules)
-    text = text.replace("  - name: typed\n    require: [type, force]\n", "  - name: typed\n    require: [type, force]\n    decks: [reds]\n")
+    text = patched((folder / "game.yaml").read_text(), {"rules:\n": TOKENS + "rules:\n" + extra_rules})
+    text = patched(text, {"  - name: typed\n    require: [type, force]\n":
+                              "  - name: typed\n    require: [type, force]\n    decks: [reds]\n"})
     (folder / "game.yaml").write_text(text)
     return folder
 
@@ -155,7 +157,8 @@ def test_hex_boards_size_and_tile_like_square_ones(make_game, tmp_path):
 
 def test_alike_token_decks_share_their_sheets(make_game, tmp_path):
     folder = token_game(make_game)
-    text = (folder / "game.yaml").read_text().replace("rules:\n", TOKENS.replace("  chits:", "  more-chits:") + "rules:\n", 1)
+    text = patched((folder / "game.yaml").read_text(),
+                   {"rules:\n": patched(TOKENS, {"  chits:": "  more-chits:"}) + "rules:\n"}, count=1)
     (folder / "game.yaml").write_text(text)
     build_game(load_game(folder), tmp_path, Options())
     pdf = tmp_path / "tiny" / "tokens.pdf"

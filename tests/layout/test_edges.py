@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from conftest import patched
 from generator.checking import check_game
 from generator.core.display import Face, Picture, Rect
 from generator.formats.exports import export_png, run_export
@@ -20,7 +21,7 @@ def _resized(tmp_path: Path, size: str = '"2.5in x 3.5in"') -> Path:
     game_yaml = folder / "game.yaml"
     text = game_yaml.read_text(encoding="utf-8")
     assert "  size: poker " in text
-    game_yaml.write_text(text.replace("  size: poker ", f"  size: {size} ", 1), encoding="utf-8")
+    game_yaml.write_text(patched(text, {"  size: poker ": f"  size: {size} "}, count=1), encoding="utf-8")
     return folder
 
 
@@ -42,8 +43,8 @@ def test_a_fixed_63_by_88_background_draws_the_warning(tmp_path):
     folder = _resized(tmp_path)
     for name in ("face.yaml", "back.yaml"):
         layout = folder / name
-        layout.write_text(layout.read_text(encoding="utf-8").replace('w: "{{ face.w }}", h: "{{ face.h }}"',
-                                                                     "w: 63, h: 88"), encoding="utf-8")
+        layout.write_text(patched(layout.read_text(encoding="utf-8"), {'w: "{{ face.w }}", h: "{{ face.h }}"':
+                                                                           "w: 63, h: 88"}), encoding="utf-8")
     findings = check_game(load_game(folder))
     gaps = [f for f in findings if f.code == "bleed-gap"]
     assert [(f.severity, f.field) for f in gaps] == [("warning", "decks.battle.face"),

@@ -18,7 +18,7 @@ from generator.imposition.groups import block_pages, grouped_sheets
 from generator.imposition.sheets import arrange
 from generator.layout.groups import sheet_groups
 from generator.reading.loading import load_game
-from conftest import TESTS
+from conftest import TESTS, patched
 
 GAME = TESTS / "fixtures" / "counter-sheet"
 HALF = CARD_SIZES["counter-1/2in"]
@@ -99,10 +99,10 @@ def test_a_bad_group_is_one_line_naming_the_key(tmp_path):
     game = tmp_path / "bad"
     shutil.copytree(GAME, game)
     text = (game / "game.yaml").read_text()
-    (game / "game.yaml").write_text(text.replace("{{ group.side }} · {{ group.formation }}", "{{ group.side.nope.x }}"))
+    (game / "game.yaml").write_text(patched(text, {"{{ group.side }} · {{ group.formation }}": "{{ group.side.nope.x }}"}))
     outcome = build_one(game, tmp_path / "out", Options(calibration=False))
     assert outcome.code == 1 and any("decks.blue.group.label" in line for line in outcome.errors), outcome.errors
-    (game / "game.yaml").write_text(text.replace("group: {by: [side, formation]}", "group: {by: [side, formaton]}"))
+    (game / "game.yaml").write_text(patched(text, {"group: {by: [side, formation]}": "group: {by: [side, formaton]}"}))
     outcome = build_one(game, tmp_path / "out", Options(calibration=False))
     assert outcome.code == 1 and any("decks.red.group.by" in line and "did you mean 'formation'" in line
                                      for line in outcome.errors), outcome.errors
@@ -121,7 +121,7 @@ def test_a_layout_error_in_a_grouped_deck_is_located_not_a_crash(tmp_path, fault
     shutil.copytree(GAME, game)
     text = (game / "counter.yaml").read_text()
     assert old in text
-    (game / "counter.yaml").write_text(text.replace(old, new, 1))
+    (game / "counter.yaml").write_text(patched(text, {old: new}, count=1))
     outcome = build_one(game, tmp_path / "out", Options(calibration=False))
     assert outcome.code == 1, outcome.errors
     assert any(line.startswith(str(game / where)) and also in line for line in outcome.errors), outcome.errors

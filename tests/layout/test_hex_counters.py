@@ -11,7 +11,7 @@ from generator.core.options import Options
 from generator.core.units import PAPERS
 from generator.imposition.sheets import arrange, hexagon, sheets
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 
 SIZE = (12.7, 14.665)  # a regular pointy hex half an inch across the flats
 
@@ -52,15 +52,15 @@ def test_a_hex_back_is_cut_by_the_line_of_its_front(orientation, duplex):
 
 
 def test_a_deck_of_hex_counters_builds(make_game, tmp_path):
-    game = GAME_YAML.replace("""    style: {side: Red}
-""", """    style: {side: Red}
+    game = patched(GAME_YAML, {"""    style: {side: Red}
+""": """    style: {side: Red}
   hexes:
     component: tokens
     file: hexes.yaml
     face: hex.yaml
     back: hex.yaml
     format: {size: 12.7mm x 14.665mm, shape: hex, orientation: pointy}
-""").replace("    require: [type, force]\n", "    require: [type, force]\n    decks: [reds]\n")
+""", "    require: [type, force]\n": "    require: [type, force]\n    decks: [reds]\n"})
     folder = make_game({"game.yaml": game, "hexes.yaml": "cards:\n  - {title: H, count: 30}\n",
                         "hex.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 12.7, h: 14.665, fill: \"#204080\","
                                     " bleed: true}\n"})

@@ -19,7 +19,7 @@ from generator.imposition.tiles import MIN_TILE_SHARE, OVERLAP, TILE_MARGIN, lab
 from generator.layout.boards import board_context, lay_out_board
 from generator.reading.loading import load_game
 from pdfcheck import char_boxes, rasterise
-from conftest import TESTS
+from conftest import TESTS, patched
 
 HEXMAP = TESTS / "fixtures" / "hexmap"
 R = 16 / math.sqrt(3)  # the hexes' radius: centre to corner, and a side's length
@@ -184,7 +184,7 @@ def assert_one_error_at_its_line(tmp_path, line: str, broken: str, code: str, wo
     shutil.copytree(HEXMAP, folder)
     text = (folder / "game.yaml").read_text()
     assert line in text.splitlines()
-    text = text.replace(line, broken, 1)
+    text = patched(text, {line: broken}, count=1)
     (folder / "game.yaml").write_text(text)
     found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
     assert [f.code for f in found] == [code], [str(f) for f in found]
@@ -195,10 +195,11 @@ def test_hexes_need_quotes_and_a_hex_grid(tmp_path):
     folder = tmp_path / "hexmap"
     shutil.copytree(HEXMAP, folder)
     text = (folder / "game.yaml").read_text()
-    (folder / "game.yaml").write_text(text.replace('numbering: "0101"', "numbering: 0101"))
+    (folder / "game.yaml").write_text(patched(text, {'numbering: "0101"': "numbering: 0101"}))
     found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
     assert found[0].code == "wrong-type" and "write \"0101\" in quotes" in found[0].message
-    (folder / "game.yaml").write_text(text.replace("      shape: hex\n", "").replace('numbering: "0101"', "numbering: letter"))
+    (folder / "game.yaml").write_text(patched(text, {"      shape: hex\n": "",
+                                                     'numbering: "0101"': "numbering: letter"}))
     assert "not-hex-grid" in [f.code for f in check_game(load_game(folder))]
 
 
@@ -234,8 +235,8 @@ def test_a_map_numbered_from_1701_is_printed_and_read_so(tmp_path):
     folder = tmp_path / "published"
     shutil.copytree(HEXMAP, folder)
     text = (folder / "game.yaml").read_text()
-    text = text[:text.index("    hexes:")].replace("columns: 20", "columns: 14").replace("rows: 24", "rows: 10")
-    text = text.replace("      shape: hex\n", "      shape: hex\n      first_column: 17\n      first_row: 1\n")
+    text = patched(text[:text.index("    hexes:")], {"columns: 20": "columns: 14", "rows: 24": "rows: 10"})
+    text = patched(text, {"      shape: hex\n": "      shape: hex\n      first_column: 17\n      first_row: 1\n"})
     (folder / "game.yaml").write_text(text + "    hexes: {\"1701\": forest, \"3010\": hills}\n"
                                       "    hexsides:\n      - {between: [\"2405\", \"2406\"], terrain: river}\n")
     game = load_game(folder)
@@ -258,9 +259,9 @@ def test_terrain_colours_read_as_every_other_colour(tmp_path):
     folder = tmp_path / "named"
     shutil.copytree(HEXMAP, folder)
     text = (folder / "game.yaml").read_text()
-    text = text.replace('fill: "#e3cf9c", symbol: "▲", colour: "#8a6d2f"', 'fill: sand, symbol: "▲", colour: black')
-    text = text.replace('stroke: "#3f7fbf"', 'stroke: "cmyk(100, 40, 0, 0)"').replace("boards:\n", (
-        'colours: {sand: "#e3cf9c"}\nboards:\n'), 1)
+    text = patched(text, {'fill: "#e3cf9c", symbol: "▲", colour: "#8a6d2f"': 'fill: sand, symbol: "▲", colour: black'})
+    text = patched(text, {'stroke: "#3f7fbf"': 'stroke: "cmyk(100, 40, 0, 0)"'})
+    text = patched(text, {"boards:\n": 'colours: {sand: "#e3cf9c"}\nboards:\n'}, count=1)
     (folder / "game.yaml").write_text(text)
     game = load_game(folder)
     assert [str(f) for f in check_game(game)] == []
@@ -270,6 +271,6 @@ def test_terrain_colours_read_as_every_other_colour(tmp_path):
     hills = [item for item in lay_out_board(game, game.boards["map"])[0].items
              if getattr(item, "fill", None) == "#e3cf9c"]
     assert hills  # drawn in the named colour
-    (folder / "game.yaml").write_text(text.replace("fill: sand,", "fill: sandy,"))
+    (folder / "game.yaml").write_text(patched(text, {"fill: sand,": "fill: sandy,"}))
     [problem] = [f for f in check_game(load_game(folder)) if f.severity == "error"]
     assert (problem.code, problem.field) == ("bad-colour", "boards.map.terrain.hills.fill")

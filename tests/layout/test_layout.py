@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import patched
 from generator.core.display import Rect, Run
 from generator.core.errors import Location
 from generator.checking import check_game
@@ -100,8 +101,8 @@ def test_image_icon_is_placed_inline(make_game):
     folder = make_game()
     (folder / "mine.png").write_bytes(b"")
     Image.new("RGB", (16, 16), (0, 0, 0)).save(folder / "mine.png")
-    text = (folder / "game.yaml").read_text().replace("  star: {glyph: \"★\", font: text-bold}",
-                                                       "  star: {glyph: \"★\", font: text-bold}\n  mine: {image: mine.png}")
+    text = patched((folder / "game.yaml").read_text(), {"  star: {glyph: \"★\", font: text-bold}":
+                                                            "  star: {glyph: \"★\", font: text-bold}\n  mine: {image: mine.png}"})
     (folder / "game.yaml").write_text(text)
     (folder / "face.yaml").write_text("elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '[[mine]] {{ card.title }}', size: 10}\n")
     game = load_game(folder)

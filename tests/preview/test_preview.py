@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 
+from conftest import patched
 from generator.core.bundle import bundled_games_dir
 from generator.core.options import Options
 from generator.preview import images
@@ -129,7 +130,7 @@ def test_a_refresh_rasterises_only_the_faces_that_changed(served):
     folder, preview, _ = served
     before = looked_at(preview)["decks"][0]["cards"]
     made = preview.images.rasterised
-    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 3", "force: 4"))
+    (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"force: 3": "force: 4"}))
     preview.refresh([folder / "reds.yaml"])
     after = looked_at(preview)["decks"][0]["cards"]
     assert preview.images.rasterised == made + 1  # Bravo's front; its back shows only its title
@@ -157,10 +158,10 @@ def test_faces_are_rasterised_when_first_asked_for_a_screenful_at_a_time(make_ga
 def test_a_refresh_lays_out_only_the_cards_that_changed_unless_what_they_share_did(served):
     folder, preview, _ = served
     assert preview.layouts.laid_out == 2
-    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 3", "force: 4"))
+    (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"force: 3": "force: 4"}))
     preview.refresh([folder / "reds.yaml"])
     assert preview.layouts.laid_out == 3
-    (folder / "face.yaml").write_text((folder / "face.yaml").read_text().replace("size: 30", "size: 24"))
+    (folder / "face.yaml").write_text(patched((folder / "face.yaml").read_text(), {"size: 30": "size: 24"}))
     preview.refresh([folder / "face.yaml"])
     assert preview.layouts.laid_out == 5
     assert not state(preview)["stale"]
@@ -446,14 +447,14 @@ def test_a_change_of_a_cards_set_lays_it_out_again(make_game):
     from conftest import FACE_YAML, GAME_YAML
 
     sets = "sets:\n  base: {}\n  pack: {}\n"
-    folder = make_game({"game.yaml": GAME_YAML.replace("decks:\n", sets + "decks:\n"),
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"decks:\n": sets + "decks:\n"}),
                         "face.yaml": FACE_YAML + "  - {kind: text, x: 4, y: 70, w: 55, h: 8, text: \"{{ card.set }}\", "
                                                  "size: 10}\n"})
     preview = Preview(folder, Options(sets=("base", "pack")))
     preview.refresh()
     before = state(preview)["decks"][0]["cards"]
     game_yaml = folder / "game.yaml"  # the deck's set: nothing of the cards moves in their file
-    game_yaml.write_text(game_yaml.read_text().replace("    file: reds.yaml\n", "    file: reds.yaml\n    set: pack\n"))
+    game_yaml.write_text(patched(game_yaml.read_text(), {"    file: reds.yaml\n": "    file: reds.yaml\n    set: pack\n"}))
     preview.refresh([game_yaml])
     after = state(preview)["decks"][0]["cards"]
     assert all(old["front"] != new["front"] for old, new in zip(before, after))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import patched
 from generator.core.options import Options
 from generator.preview import live
 
@@ -66,7 +67,7 @@ def previewing(make_game):
 def _game_yaml(size: int) -> str:
     from conftest import GAME_YAML
 
-    return GAME_YAML.replace("size: 3", f"size: {size}")
+    return patched(GAME_YAML, {"size: 3": f"size: {size}"})
 
 
 def wait_for(driver, condition, seconds: float = 15):
@@ -103,12 +104,12 @@ def test_the_page_follows_edits_breaks_and_fixes(browser, previewing):
     before = fronts(browser)
     problems = texts(browser, "#findings li")  # the long title's back
 
-    (folder / "reds.yaml").write_text(REDS.replace("force: 5", "force: 7"))
+    (folder / "reds.yaml").write_text(patched(REDS, {"force: 5": "force: 7"}))
     wait_for(browser, lambda: fronts(browser) != before)
     after = fronts(browser)
     assert after[:2] == before[:2] and after[2] != before[2]  # only Charlie's face changed
 
-    (folder / "reds.yaml").write_text(REDS.replace("force: 5", "force: [7"))  # broken YAML
+    (folder / "reds.yaml").write_text(patched(REDS, {"force: 5": "force: [7"}))  # broken YAML
     wait_for(browser, lambda: "stale" in browser.find_element("tag name", "body").get_attribute("class"))
     errors = texts(browser, "#findings li.error")
     assert errors and "reds.yaml" in errors[0]
@@ -116,7 +117,7 @@ def test_the_page_follows_edits_breaks_and_fixes(browser, previewing):
     assert browser.find_elements("css selector", "section.deck.stale")
     shoot(browser, "broken")
 
-    (folder / "reds.yaml").write_text(REDS.replace("force: 5", "force: 8"))
+    (folder / "reds.yaml").write_text(patched(REDS, {"force: 5": "force: 8"}))
     wait_for(browser, lambda: "stale" not in browser.find_element("tag name", "body").get_attribute("class"))
     assert len(browser.find_elements("css selector", ".card")) == 3 and fronts(browser)[2] not in (before[2], after[2])
     assert texts(browser, "#findings li") == problems

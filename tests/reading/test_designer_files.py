@@ -12,7 +12,7 @@ import yaml
 from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
 
-from conftest import FACE_YAML, GAME_YAML, REPO
+from conftest import FACE_YAML, GAME_YAML, REPO, patched
 from generator.checking import check_game
 from generator.building.kit import build_game
 from generator.core.options import Options
@@ -89,7 +89,7 @@ def test_styled_empty_cells_past_the_limits_are_not_the_sheets_extent(make_game)
 # --- item 5: the same problem reads the same whatever the source; a header typo is one finding, with a hint -------
 
 def _deck_findings(make_game, deck_file: str, text: str) -> list[tuple[str, str, str]]:
-    folder = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", f"file: {deck_file}"), deck_file: text})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"file: reds.yaml": f"file: {deck_file}"}), deck_file: text})
     return [(f.code, f.field.rpartition(".")[2], f.message) for f in check_data(load_game(folder))]
 
 
@@ -112,7 +112,7 @@ def test_a_header_typo_is_one_warning_with_a_hint_and_no_finding_per_card(make_g
 
 def test_identical_rows_of_a_title_are_copies_of_one_card(make_game, tmp_path):
     rows = "title,type,force,fronts\nAlpha,L,2,A\nBravo,U,3,E\nBravo,U,3,E\n"
-    folder = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", "file: reds.csv"), "reds.csv": rows})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"file: reds.yaml": "file: reds.csv"}), "reds.csv": rows})
     game = load_game(folder)
     assert check_data(game) == []
     assert [(c.title, c.count, c.where.line) for c in game.decks["reds"].cards] == [("Alpha", 1, 2), ("Bravo", 2, 3)]
@@ -125,7 +125,7 @@ def test_identical_rows_of_a_title_are_copies_of_one_card(make_game, tmp_path):
 
 def test_rows_of_a_title_that_differ_are_an_error_naming_both_rows(make_game):
     rows = "title,type,force,fronts\nAlpha,L,2,A\nBravo,U,3,E\nBravo,U,4,E\n"
-    folder = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", "file: reds.csv"), "reds.csv": rows})
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"file: reds.yaml": "file: reds.csv"}), "reds.csv": rows})
     (finding,) = check_data(load_game(folder))
     assert (finding.code, finding.where.line, finding.related.line) == ("duplicate-title", 4, 3)
     assert "(first at row 3)" in finding.message
@@ -166,7 +166,7 @@ def test_an_unreadable_deck_file_exits_2_with_every_finding(make_game):
         assert run.code == 2, run
         assert "reds.yaml:3:1: error" in run.output and "rules[1].when.typ" in run.output, run  # both reported
     folder = sheet_game(make_game, header=HEADER[:4], rows=[["Alpha", 1, 7, "L"]],
-                        deck=SHEET_DECK.replace("sheet: Units", "sheet: Unit"))
+                        deck=patched(SHEET_DECK, {"sheet: Units": "sheet: Unit"}))
     run = muster("validate", folder.name, cwd=folder.parent)
     assert run.code == 2 and "no worksheet 'Unit'" in run.output, run
 
@@ -189,7 +189,8 @@ def test_a_rule_error_and_a_rulebook_error_are_reported_in_one_run(make_game):
 def test_embed_makes_icons_in_text_fields_and_leaves_titles_alone(make_game, tmp_path):
     face = FACE_YAML + ('  - {kind: paragraph, x: 4, y: 60, w: 55, h: 20, text: "{{ card.text }}", size: 9}\n'
                         '  - {kind: text, x: 4, y: 20, w: 55, h: 10, text: "Gold rush", size: 9}\n')
-    folder = make_game({"game.yaml": GAME_YAML.replace("card: {size: poker}", "card: {size: poker}\nembed: {Gold: star}"),
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"card: {size: poker}":
+                                                             "card: {size: poker}\nembed: {Gold: star}"}),
                         "face.yaml": face,
                         "reds.yaml": "cards:\n  - {title: Gold Mine, type: L, force: 2, text: Gain 1 Gold.}\n"
                                      "  - {title: Bravo, type: U, force: 3, count: 2, text: Gold}\n"})
@@ -212,7 +213,7 @@ def _small_text(make_game, *elements: str) -> list:
 def test_accept_silences_a_warning_for_its_element_only(make_game):
     assert len(_small_text(make_game, SMALL % "")) == 2  # each card
     assert _small_text(make_game, SMALL % ", accept: [text-too-small]") == []
-    other = SMALL.replace("y: 60", "y: 70").replace("fine print", "other print") % ""
+    other = patched(SMALL, {"y: 60": "y: 70", "fine print": "other print"}) % ""
     found = _small_text(make_game, SMALL % ", accept: [text-too-small]", other)
     assert {f.where.line for f in found} == {2, 3} and all("other print" in f.message for f in found)  # each card
     assert all(f.related.line == 6 for f in found)  # at the element that did not accept it, in face.yaml
@@ -233,7 +234,7 @@ def test_a_comma_separated_list_of_titles_is_a_card_reference(make_game):
     rules = "# Rules\n\n# Card reference\n\n- Alpha, Bravo\n"
     folder = make_game({"game.yaml": GAME_YAML + "rulebook: {file: rules.md}\n", "rules.md": rules})
     assert [f.code for f in check_game(load_game(folder))] == []
-    (folder / "rules.md").write_text(rules.replace("Bravo", "Charlie"))
+    (folder / "rules.md").write_text(patched(rules, {"Bravo": "Charlie"}))
     assert [f.code for f in check_game(load_game(folder))] == ["card-not-listed"]
 
 

@@ -20,7 +20,7 @@ from generator.core.bundle import fonts_dir
 from generator.core.options import Options
 from generator.reading.loading import load_game
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 from hostile_run import muster, refused
 
 FAMILY = """\
@@ -42,7 +42,7 @@ def house_game(make_game, family: str = FAMILY, faces=("DejaVuSerifCondensed.ttf
                name: str = "tiny") -> Path:
     """The tiny game with a family 'house' of its own (copies of the bundled serif), used on its cards' faces and
     as its rulebook's font."""
-    game_yaml = GAME_YAML.replace("icons:\n", family + "rulebook: {file: rules.md, font: house}\nicons:\n", 1)
+    game_yaml = patched(GAME_YAML, {"icons:\n": family + "rulebook: {file: rules.md, font: house}\nicons:\n"}, count=1)
     folder = make_game({"game.yaml": game_yaml, "face.yaml": FACE, "rules.md": RULES}, name=name)
     (folder / "fonts").mkdir(exist_ok=True)
     for target, source in zip(("House-Regular.ttf", "House-Bold.ttf"), faces):
@@ -207,7 +207,7 @@ def test_a_bad_font_file_is_an_error_at_its_line(make_game, case):
     folder = house_game(make_game)
     make, code = BAD_FILES[case]
     written = make(folder)
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("fonts/House-Bold.ttf", written))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"fonts/House-Bold.ttf": written}))
     found = [f for f in load_game(folder).findings if f.severity == "error"]
     assert len(found) == 1, found
     assert (found[0].field, found[0].code, found[0].where.line) == ("fonts.house.bold", code, 8), found
@@ -227,8 +227,8 @@ def test_a_bad_family_is_an_error(make_game, family, code):
 def test_a_family_named_as_a_bundled_one_replaces_it_in_that_game(make_game, tmp_path):
     family = "fonts:\n  serif:\n    regular: fonts/House-Regular.ttf\n"
     folder = house_game(make_game, family, faces=("DejaVuSansCondensed.ttf",))
-    (folder / "face.yaml").write_text(FACE.replace("house-bold", "serif").replace("font: house", "font: serif"))
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("font: house", "font: serif"))
+    (folder / "face.yaml").write_text(patched(FACE, {"house-bold": "serif", "font: house": "font: serif"}))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"font: house": "font: serif"}))
     book = load_game(folder).fonts
     assert book.families["serif"] == dict.fromkeys(fonts.STYLES, "serif")
     # the bundled faces of the family are gone with it: its names are the game's regular face
@@ -245,7 +245,7 @@ def test_a_build_with_a_bad_font_is_refused_and_leaves_output_alone(make_game, t
     assert muster("build", folder, "--out", tmp_path / "out", "--jobs", "1", cwd=tmp_path).code == 0
     kept = {path: path.read_bytes() for path in (tmp_path / "out" / "tiny").iterdir()}
     written = BAD_FILES[case][0](folder)
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("fonts/House-Bold.ttf", written))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"fonts/House-Bold.ttf": written}))
     for jobs in ("1", "2"):
         lines = refused(muster("build", folder, "--out", tmp_path / "out", "--jobs", jobs, cwd=tmp_path),
                         ["game.yaml"])
@@ -274,8 +274,8 @@ def test_characters_a_game_font_lacks_are_reported(make_game):
     from generator.checking import check_game
 
     folder = house_game(make_game, faces=("RobotoCondensed-Regular.ttf", "RobotoCondensed-Bold.ttf"))
-    (folder / "face.yaml").write_text(FACE.replace("Quiet words", "ჰა words"))
-    (folder / "rules.md").write_text(RULES.replace("The rules", "ჰა rules"))
+    (folder / "face.yaml").write_text(patched(FACE, {"Quiet words": "ჰა words"}))
+    (folder / "rules.md").write_text(patched(RULES, {"The rules": "ჰა rules"}))
     found = [f for f in check_game(load_game(folder)) if f.code == "missing-glyph"]
     assert any("'house'" in f.message and "ჰ" in f.message and f.where.path.name == "reds.yaml" for f in found), found
     assert any("'house'" in f.message and f.where.path.name == "rules.md" for f in found), found
@@ -298,7 +298,7 @@ def test_a_display_family_without_bold_stands_in_for_display_bold(make_game, tmp
     the calibration page name, is that face (the documented default of `bold:`), not an unknown font with no line."""
     family = "fonts:\n  house: {regular: fonts/House-Regular.ttf}\n  display: {regular: fonts/House-Regular.ttf}\n"
     folder = house_game(make_game, family)
-    (folder / "face.yaml").write_text(FACE.replace("house-bold", "display-bold"))
+    (folder / "face.yaml").write_text(patched(FACE, {"house-bold": "display-bold"}))
     (folder / "rules.md").write_text("# Rules\n\n## Setup\n\nThe rules.\n\n- Alpha\n- Bravo\n")
     result = muster("build", folder, "--out", tmp_path / "out", "--jobs", "1", cwd=tmp_path)
     assert result.code == 0, result
@@ -314,8 +314,8 @@ def test_the_cover_and_running_heads_are_glyph_checked(make_game):
     from generator.checking import check_game
 
     folder = house_game(make_game)
-    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(
-        "title: Tiny War", "title: Tiny War 東\nsummary: A war ᚠ"))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"title: Tiny War":
+                                                                                       "title: Tiny War 東\nsummary: A war ᚠ"}))
     found = [f for f in check_game(load_game(folder)) if f.code == "missing-glyph"]
     for character, line in (("東", 2), ("ᚠ", 3)):
         assert [(f.where.path.name, f.where.line) for f in found if character in f.message] == [("game.yaml", line)], \

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from conftest import patched
 from generator.core.errors import MusterError
 from generator.reading.loading import load_game
 from generator.checking.data import check_data
@@ -83,7 +84,7 @@ def test_yaml_syntax_error_is_fatal_with_line(make_game):
 def test_paths_outside_the_game_folder_are_refused(make_game, tmp_path):
     (tmp_path / "elsewhere.yaml").write_text("cards: []\n")
     folder = make_game()
-    text = (folder / "game.yaml").read_text().replace("file: reds.yaml", "file: ../elsewhere.yaml")
+    text = patched((folder / "game.yaml").read_text(), {"file: reds.yaml": "file: ../elsewhere.yaml"})
     (folder / "game.yaml").write_text(text)
     assert codes(folder) == [("decks.reds", "file-outside-game")]
     line = next(n for n, text in enumerate(text.splitlines(), 1) if "../elsewhere.yaml" in text)
@@ -105,11 +106,11 @@ def test_variant_patches_matching_cards_without_the_trait(make_game):
 
 def test_icon_colours_may_name_the_games_colours(make_game):
     folder = make_game()
-    text = (folder / "game.yaml").read_text().replace('star: {glyph: "★", font: text-bold}',
-                                                       'star: {glyph: "★", font: text-bold, colour: dark}')
+    text = patched((folder / "game.yaml").read_text(), {'star: {glyph: "★", font: text-bold}':
+                                                            'star: {glyph: "★", font: text-bold, colour: dark}'})
     (folder / "game.yaml").write_text(text)
     assert load_game(folder).icons["star"].colour == "#222222"
-    (folder / "game.yaml").write_text(text.replace("colour: dark}", "colour: darkish}"))
+    (folder / "game.yaml").write_text(patched(text, {"colour: dark}": "colour: darkish}"}))
     assert codes(folder) == [("icons.star.colour", "bad-colour")]
     line = next(n for n, text in enumerate(text.splitlines(), 1) if "star:" in text)
     assert [(f.where.path.name, f.where.line) for f in load_game(folder).findings] == [("game.yaml", line)]
@@ -121,7 +122,7 @@ def test_values_that_once_crashed_the_loader_are_findings(make_game):
     folder = make_game({"rules.md": "# Rules\n"})
     text = (folder / "game.yaml").read_text()
     (folder / "game.yaml").write_text(
-        text.replace("{kind: code, vocabulary: card_type}", "{kind: code, vocabulary: {a: 1}}")
+        patched(text, {"{kind: code, vocabulary: card_type}": "{kind: code, vocabulary: {a: 1}}"})
         + "  - count: {min: \"{{ constants.width * 2 }}\"}\n  - require: [{a: 1}]\n    decks: [{b: 2}]\n"
         + "constants: {width: [1]}\nboards:\n  map: {size: 100mm x 100mm}\nrulebook: {paper: a4}\n"
     )
@@ -135,8 +136,8 @@ def test_values_that_once_crashed_the_loader_are_findings(make_game):
 def test_every_reading_finding_has_a_code(make_game):
     folder = make_game({"reds.yaml": "cards:\n  - {title: Alpha, type: Q, force: 99, fronts: [E, Z], year: soon,"
                                      " count: -1, designed: 2, zz: 1}\n  - 5\n"})
-    text = (folder / "game.yaml").read_text().replace("size: poker", "size: huge").replace("size: 3", "size: many")
-    text = text.replace('colours: {dark: "#222222"}', "colours: {dark: red}")
+    text = patched((folder / "game.yaml").read_text(), {"size: poker": "size: huge", "size: 3": "size: many"})
+    text = patched(text, {'colours: {dark: "#222222"}': "colours: {dark: red}"})
     (folder / "game.yaml").write_text(text + "tables: {Bad: 1}\nvariants: {v: {patch: {zz: 1}}}\n")
     findings = load_game(folder).findings
     assert len(findings) > 10

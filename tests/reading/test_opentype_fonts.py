@@ -12,6 +12,7 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 import fontcraft
+from conftest import patched
 from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.reading.loading import load_game
@@ -102,7 +103,7 @@ def test_a_character_the_family_lacks_prints_in_its_first_fallback_that_has_it(m
                                       "House.ttf": fontcraft.built("House Sans", postscript=False),
                                       "Marks.otf": fontcraft.built("House Marks", postscript=True,
                                                                    characters=[" ", "東"])})
-    face = (folder / "face.yaml").read_text().replace("Quiet words", "Quiet 東東 wordsᚠ")
+    face = patched((folder / "face.yaml").read_text(), {"Quiet words": "Quiet 東東 wordsᚠ"})
     (folder / "face.yaml").write_text(face)
     game = load_game(folder)
     found = [f for f in check_game(game) if f.code == "missing-glyph"]
@@ -129,7 +130,7 @@ def test_the_bundled_symbols_fill_in_for_a_family_that_names_them(make_game, tmp
 
     folder = game_with(make_game, "    regular: fonts/House.ttf\n    bold: fonts/House.ttf\n    fallback: [symbols]\n",
                        {"House.ttf": fontcraft.built("House Sans", postscript=False)})
-    (folder / "face.yaml").write_text((folder / "face.yaml").read_text().replace("Quiet words", "Quiet ⭐ words"))
+    (folder / "face.yaml").write_text(patched((folder / "face.yaml").read_text(), {"Quiet words": "Quiet ⭐ words"}))
     game = load_game(folder)
     assert not [f for f in check_game(game) if f.code == "missing-glyph"]
     build_game(game, tmp_path, Options())

@@ -7,7 +7,7 @@ import csv
 
 import pytest
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 from pdfcheck import page_text
 from test_cli import muster
 
@@ -27,7 +27,7 @@ cards:
 
 @pytest.fixture
 def sets_game(make_game):
-    return make_game({"game.yaml": GAME_YAML.replace("decks:\n", SETS + "decks:\n"), "reds.yaml": REDS})
+    return make_game({"game.yaml": patched(GAME_YAML, {"decks:\n": SETS + "decks:\n"}), "reds.yaml": REDS})
 
 
 def test_default_sets_leave_out_an_expansion_and_keep_the_declared_size(sets_game):
@@ -58,7 +58,7 @@ def test_chosen_sets_hold_their_cards_and_drop_the_size_of_the_default_sets(sets
 def test_a_card_of_an_unknown_set_is_located(sets_game):
     from generator.reading.loading import load_game
 
-    (sets_game / "reds.yaml").write_text(REDS.replace("set: pack-1", "set: pack-2"))
+    (sets_game / "reds.yaml").write_text(patched(REDS, {"set: pack-1": "set: pack-2"}))
     finding, = [f for f in load_game(sets_game).findings if f.code == "unknown-set"]
     assert (finding.where.path.name, finding.where.line, finding.field) == ("reds.yaml", 4, "cards[2].set")
 
@@ -67,7 +67,7 @@ def test_a_deck_of_an_unknown_set_and_a_set_in_a_game_without_sets(make_game, se
     from generator.reading.loading import load_game
 
     game_yaml = sets_game / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("    file: reds.yaml\n", "    file: reds.yaml\n    set: bse\n"))
+    game_yaml.write_text(patched(game_yaml.read_text(), {"    file: reds.yaml\n": "    file: reds.yaml\n    set: bse\n"}))
     finding, = [f for f in load_game(sets_game).findings if f.code == "unknown-set"]
     assert (finding.where.path.name, finding.field) == ("game.yaml", "decks.reds.set")
     plain = make_game({"reds.yaml": REDS}, name="plain")
@@ -80,7 +80,7 @@ def test_a_set_column_of_a_sheet(sets_game):
 
     (sets_game / "reds.csv").write_text("title,type,force,set\nAlpha,L,2,base\nBravo,U,3,\nZulu Guards,U,4,pack-1\n")
     game_yaml = sets_game / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("file: reds.yaml", "file: reds.csv").replace("size: 3", ""))
+    game_yaml.write_text(patched(game_yaml.read_text(), {"file: reds.yaml": "file: reds.csv", "size: 3": ""}))
     game = load_game(sets_game, sets=("base", "pack-1"))
     assert [(card.title, card.set) for card in game.decks["reds"].cards] == [
         ("Alpha", "base"), ("Bravo", "base"), ("Zulu Guards", "pack-1")]

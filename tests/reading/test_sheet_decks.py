@@ -10,7 +10,7 @@ from pathlib import Path
 from openpyxl import Workbook
 from PIL import Image
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 from hostile_run import muster, refused
 from generator.building.cache import inputs_of
 from generator.building.kit import build_game
@@ -66,8 +66,8 @@ def workbook(path: Path, header: list, rows: list, cached: dict[str, str] | None
 
 
 def sheet_game(make_game, header=HEADER, rows=ROWS, cached=None, deck=SHEET_DECK) -> Path:
-    game_yaml = (GAME_YAML.replace("    file: reds.yaml\n    size: 3", deck)
-                 .replace("  text:   {kind: text}", "  text:   {kind: text}\n  unit:   {kind: text, label: Unit no}"))
+    game_yaml = (patched(GAME_YAML, {"    file: reds.yaml\n    size: 3": deck,
+                                     "  text:   {kind: text}": "  text:   {kind: text}\n  unit:   {kind: text, label: Unit no}"}))
     folder = make_game({"game.yaml": game_yaml, "face.yaml": FACE})
     workbook(folder / "cards.xlsx", header, rows, {"B3+3": "5"} if cached is None else cached)
     return folder
@@ -106,7 +106,7 @@ def test_findings_name_the_cell(make_game):
 
 
 def test_a_csv_deck_common_headers_and_reserved_names(make_game):
-    game_yaml = GAME_YAML.replace("file: reds.yaml", "file: reds.csv")
+    game_yaml = patched(GAME_YAML, {"file: reds.yaml": "file: reds.csv"})
     folder = make_game({"game.yaml": game_yaml})
     (folder / "reds.csv").write_text("NAME,Copies,type,force,ID\nAlpha,1,L,2,A-1\nBravo,2,U,three,B-2\n",
                                      encoding="utf-8")
@@ -122,7 +122,7 @@ def test_a_csv_deck_common_headers_and_reserved_names(make_game):
 
 
 def test_thousands_of_unknown_columns_are_one_bounded_warning(make_game):
-    game_yaml = GAME_YAML.replace("file: reds.yaml", "file: reds.csv")
+    game_yaml = patched(GAME_YAML, {"file: reds.yaml": "file: reds.csv"})
     folder = make_game({"game.yaml": game_yaml})
     helpers = [f"helper {n} " + "x" * 100 for n in range(480)]
     (folder / "reds.csv").write_text(",".join(["title", "type", "force", *helpers]) + "\n"
@@ -141,15 +141,15 @@ def test_the_sheet_is_an_input_of_the_build(make_game):
 
 
 def test_sheet_keys_are_checked(make_game):
-    deck = SHEET_DECK.replace("Kind: type", "Kind: kind, Strenght: force")
+    deck = patched(SHEET_DECK, {"Kind: type": "Kind: kind, Strenght: force"})
     found = [(f.code, f.message) for f in load_game(sheet_game(make_game, deck=deck)).findings]
     assert ("missing-column", "columns: no column 'Strenght' in the header row (did you mean 'Strength'?)") in found
-    folder = sheet_game(make_game, deck=deck.replace("sheet: Units", "sheet: Unit"))
+    folder = sheet_game(make_game, deck=patched(deck, {"sheet: Units": "sheet: Unit"}))
     found = [(f.code, f.message) for f in load_game(folder).findings]
     assert any(code == "unknown-key" and "'kind' is not a card key" in message for code, message in found), found
     assert any(code == "unknown-sheet" and "no worksheet 'Unit' (the file has: Decoy, Units)" in message
                for code, message in found), found
-    yaml_deck = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", "file: reds.yaml\n    ignore: [Notes]")},
+    yaml_deck = make_game({"game.yaml": patched(GAME_YAML, {"file: reds.yaml": "file: reds.yaml\n    ignore: [Notes]"})},
                           name="yaml-deck")
     assert [f.code for f in load_game(yaml_deck).findings] == ["key-conflict"]
 
@@ -163,7 +163,7 @@ def test_hostile_sheets_are_one_line_and_not_built(make_game, tmp_path):
         "wide.xlsx": lambda path: workbook(path, ["title"] + [f"c{n}" for n in range(600)], [["A"]]),
     }
     for name, prepare in cases.items():
-        folder = make_game({"game.yaml": GAME_YAML.replace("file: reds.yaml", f"file: {name}")}, name=name[:-5])
+        folder = make_game({"game.yaml": patched(GAME_YAML, {"file: reds.yaml": f"file: {name}"})}, name=name[:-5])
         prepare(folder / name)
         result = muster("build", folder, "--out", tmp_path / "out", cwd=tmp_path)
         lines = refused(result, [name, "game.yaml"])
@@ -189,8 +189,8 @@ elements:
 
 
 def test_titleless_tokens_get_ids_and_build(make_game, tmp_path):
-    game_yaml = GAME_YAML.replace("rules:", TOKENS + "rules:").replace("require: [type, force]",
-                                                                      "require: [type, force]\n    decks: [reds]")
+    game_yaml = patched(GAME_YAML, {"rules:": TOKENS + "rules:",
+                                    "require: [type, force]": "require: [type, force]\n    decks: [reds]"})
     folder = make_game({"game.yaml": game_yaml, "token.yaml": TOKEN_LAYOUT,
                         "counters.yaml": "cards:\n  - {force: 6, count: 3}\n  - {force: 4}\n"
                                          "  - {title: HQ, force: 1}\n  - {title: HQ, force: 2}\n"})
@@ -210,7 +210,7 @@ def test_titleless_tokens_get_ids_and_build(make_game, tmp_path):
 
 
 def test_import_of_a_titleless_token_sheet(make_game, tmp_path):
-    game_yaml = GAME_YAML.replace("rules:", TOKENS + "rules:")
+    game_yaml = patched(GAME_YAML, {"rules:": TOKENS + "rules:"})
     folder = make_game({"game.yaml": game_yaml, "token.yaml": TOKEN_LAYOUT, "counters.yaml": "cards: []\n"})
     (tmp_path / "counters.csv").write_text("Qty,force\n3,6\n1,4\n", encoding="utf-8")
     result = import_deck(tmp_path / "counters.csv", folder, "counters")

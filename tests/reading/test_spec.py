@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, patched
 from generator.reading.fonts import read_font_book
 from generator.formats import reference
 from generator.formats.schema import KIND_SCHEMAS, deck_schema, game_schema
@@ -36,7 +36,8 @@ def test_every_kind_has_a_schema_and_every_default_reads():
 def test_a_key_added_to_the_spec_is_read_published_and_documented(make_game, monkeypatch):
     folder = make_game()
     game_yaml = folder / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("    style: {side: Red}", "    style: {side: Red}\n    sleeve: blue"))
+    game_yaml.write_text(patched(game_yaml.read_text(), {"    style: {side: Red}":
+                                                             "    style: {side: Red}\n    sleeve: blue"}))
     (folder / "reds.yaml").write_text("cards:\n  - {title: Alpha, type: L, force: 2, fronts: A, artist: Ann}\n"
                                       "  - {title: Bravo, type: U, force: 3, fronts: E, count: 2}\n")
     codes = [(f.field, f.code) for f in load_game(folder).findings]

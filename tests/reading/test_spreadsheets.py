@@ -11,7 +11,7 @@ import typer
 import yaml
 from typer.testing import CliRunner
 
-from conftest import GAME_YAML, REPO
+from conftest import GAME_YAML, REPO, patched
 from generator.cli.authoring import import_cards
 from generator.cli.export import export_csv, export_xlsx
 from generator.core.errors import MusterError
@@ -72,8 +72,8 @@ def test_tank_duel_british_round_trip_with_counts(tmp_path, suffix):
     result = import_deck(sheet, game, "british", output=game / "all-british.yaml")
     assert "not from" in result.note  # the game does not read that file (yet)
     game_yaml = game / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("files: [british.yaml, british-designed.yaml]",
-                                                       "file: all-british.yaml"))
+    game_yaml.write_text(patched(game_yaml.read_text(), {"files: [british.yaml, british-designed.yaml]":
+                                                             "file: all-british.yaml"}))
     reloaded = load_game(game)
     assert cards_of(reloaded.decks["british"]) == cards_of(original.decks["british"])
     assert reloaded.decks["british"].total == 50
@@ -122,8 +122,8 @@ def test_header_problems(tmp_path, make_game):
 
 
 def test_cells_are_typed_by_trait(tmp_path, make_game):
-    game = make_game({"game.yaml": GAME_YAML.replace("  text:   {kind: text}", "  text:   {kind: text}\n"
-                                                     "  elite:  {kind: boolean}\n  weight: {kind: number}")})
+    game = make_game({"game.yaml": patched(GAME_YAML, {"  text:   {kind: text}": "  text:   {kind: text}\n"
+                                                     "  elite:  {kind: boolean}\n  weight: {kind: number}"})})
     sheet = tmp_path / "cards.csv"
     # semicolons, as a spreadsheet in a comma-decimal locale writes them; a label as a header
     sheet.write_text("title;force;fronts;year;elite;weight;text;count\n"

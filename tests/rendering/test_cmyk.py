@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from generator.building.kit import build_all
 from generator.core.options import Options
-from conftest import TESTS
+from conftest import TESTS, patched
 
 GAMES = ["company-commander", "eastern-front", "europe-1939", "grid-battle", "modern-war", "tank-duel"]
 
@@ -391,8 +391,8 @@ def test_cmyk_colours_in_game_yaml_and_layouts_are_drawn_as_given(make_game, tmp
 
     from conftest import GAME_YAML
 
-    folder = make_game({"game.yaml": GAME_YAML.replace('colours: {dark: "#222222"}',
-                                                       'colours: {dark: "cmyk(0, 100, 100, 0)"}'),
+    folder = make_game({"game.yaml": patched(GAME_YAML, {'colours: {dark: "#222222"}':
+                                                             'colours: {dark: "cmyk(0, 100, 100, 0)"}'}),
                         "face.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: 'cmyk(100,0,0,0)',"
                                      " bleed: true}\n  - {kind: image, x: 10, y: 10, w: 40, h: 40, src: art.png}\n"})
     Image.new("RGBA", (20, 20), (30, 200, 40, 255)).save(folder / "art.png")
@@ -435,8 +435,8 @@ def test_a_rulebook_icon_in_a_cmyk_colour_is_drawn_in_the_rulebook_s_inks(make_g
 
     from conftest import GAME_YAML
 
-    game_yaml = GAME_YAML.replace('  star: {glyph: "★", font: text-bold}',
-                                  '  star: {glyph: "★", font: text-bold, colour: "cmyk(0, 100, 100, 0)"}')
+    game_yaml = patched(GAME_YAML, {'  star: {glyph: "★", font: text-bold}':
+                                        '  star: {glyph: "★", font: text-bold, colour: "cmyk(0, 100, 100, 0)"}'})
     assert game_yaml != GAME_YAML
     game = load_game(make_game({"game.yaml": game_yaml + "rulebook: {file: rules.md}\n", "rules.md": "# R\n"}))
     data, _ = typeset_rulebook(game, "# Rules\n\nA [[star]] here.\n", paper_size("a5"), Inks(mode))

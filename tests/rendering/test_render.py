@@ -7,7 +7,7 @@ import math
 import pytest
 from pypdf import PdfReader
 
-from conftest import GAME_YAML
+from conftest import GAME_YAML, patched
 from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.reading.loading import load_game
@@ -188,7 +188,7 @@ def test_greyscale_greys_colours_and_images(make_game, tmp_path):
 
 def test_duplex_none_prints_all_fronts_then_all_backs_unmirrored(make_game, tmp_path):
     cards = "cards:\n" + "".join(f"  - {{title: Card{i}, type: U, force: 1}}\n" for i in range(12))
-    folder = make_game({"reds.yaml": cards, "game.yaml": GAME_YAML.replace("size: 3", "size: 12"),
+    folder = make_game({"reds.yaml": cards, "game.yaml": patched(GAME_YAML, {"size: 3": "size: 12"}),
                         "back.yaml": marked("#dddddd")})
     pdf = build(folder, tmp_path / "out", duplex="none")
     assert len(PdfReader(pdf).pages) == 4

@@ -18,7 +18,7 @@ from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.layout.rulebook import render_text
 from pdfcheck import page_text
-from conftest import REPO
+from conftest import REPO, patched
 
 RULES = """\
 # Playing
@@ -70,7 +70,7 @@ def test_rulebook_has_numbered_bookmarks_and_data_tables(make_game, tmp_path):
 def test_changing_a_card_changes_the_rulebook(make_game, tmp_path):
     folder = rules_game(make_game)
     before = render_text(load_game(folder)).markdown
-    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text().replace("force: 2", "force: 7"))
+    (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"force: 2": "force: 7"}))
     after = render_text(load_game(folder)).markdown
     assert "| Alpha | 2 |" in before and "| Alpha | 7 |" in after
     build_game(load_game(folder), tmp_path, Options())
@@ -80,7 +80,7 @@ def test_changing_a_card_changes_the_rulebook(make_game, tmp_path):
 
 
 def test_unknown_reference_is_a_finding_with_the_line(make_game):
-    folder = rules_game(make_game, RULES.replace("{{ decks.reds.name }}", "{{ decks.blues.name }}"))
+    folder = rules_game(make_game, patched(RULES, {"{{ decks.reds.name }}": "{{ decks.blues.name }}"}))
     findings = check_game(load_game(folder))
     found = [str(f) for f in findings]
     assert found == [f"{folder / 'rules.md'}:3:1: error: rulebook: the game has no deck 'blues'; it has: reds"]
@@ -296,7 +296,7 @@ def test_a_figure_draws_the_cards_real_face_with_numbered_callouts(make_game, tm
     numbered callouts and their legend below, then the caption."""
     from pdfcheck import char_boxes
 
-    folder = rules_game(make_game, RULES.replace("## Fighting", FIGURE + "## Fighting"))
+    folder = rules_game(make_game, patched(RULES, {"## Fighting": FIGURE + "## Fighting"}))
     build_game(load_game(folder), tmp_path, Options(calibration=False))
     pdf = tmp_path / "tiny" / "rules.pdf"
     page = next(i for i in range(len(PdfReader(pdf).pages)) if "An Alpha card" in page_text(pdf, i))
@@ -319,7 +319,7 @@ def test_a_figure_draws_the_cards_real_face_with_numbered_callouts(make_game, tm
     ("card:reds/Alpha?side=top", "side: expected face or back"),
 ])
 def test_a_figure_that_names_no_card_is_an_error_at_its_line(make_game, source, problem):
-    folder = rules_game(make_game, RULES.replace("## Fighting", f"![x](<{source}>)\n\n## Fighting"))
+    folder = rules_game(make_game, patched(RULES, {"## Fighting": f"![x](<{source}>)\n\n## Fighting"}))
     findings = [f for f in check_game(load_game(folder)) if f.code == "card-figure"]
     assert len(findings) == 1 and findings[0].where.line == 5, findings  # the line of the figure
     assert problem in findings[0].message
