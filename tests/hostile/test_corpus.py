@@ -1,4 +1,4 @@
-"""Hostile input, second round (issue 18): the failing corpus the fixes are made against.
+"""Hostile input: the one corpus (issue 18's rounds, and the first round's files) the fixes are made against.
 
 Each case drives `muster` in a subprocess with a time limit and a memory cap (hostile_run.py), and asserts
 what the issue asks: exit 1 or 2 with an error line naming the file (`file:line: error:` or `file: error:`), the
@@ -7,9 +7,10 @@ outside OUT/<game>/, files left intact. A case that fails today is marked xfail(
 that makes it pass must remove the mark. Cases marked "hang" get HANG seconds: the fixed Muster must refuse them
 at once, not at a 60 s alarm.
 
-The cases are in hostile_cases.py (the simple ones as files in tests/hostile2/). The `corpus` fixture runs the
-selected ones two at a time while their tests wait for them in turn. The concurrency, two-process, watch and
-Hypothesis tests come after it, and never run more than two commands at once either.
+The cases are in hostile_cases.py: the simple ones as files in tests/hostile/cases/, each holding its input and what
+it must cause (an exact exit status, the words and code of the error, where the first round had them). The `corpus`
+fixture runs the selected ones two at a time while their tests wait for them in turn. The concurrency, two-process,
+watch and Hypothesis tests come after it, and never run more than two commands at once either.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def corpus(request, tmp_path_factory):
     selected = [item.callspec.params["case"] for item in request.session.items
                 if getattr(item, "callspec", None) and "case" in item.callspec.params
                 and item.module is request.module]
-    runner = Corpus(selected, tmp_path_factory.mktemp("hostile2"))
+    runner = Corpus(selected, tmp_path_factory.mktemp("hostile"))
     yield runner
     runner.finish()
 

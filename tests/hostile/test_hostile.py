@@ -1,5 +1,7 @@
-"""Hostile and broken input: every case gets one clear error line naming its file, an exit code of 1 or 2,
-no traceback, and leaves earlier output as it was."""
+"""Hostile and broken input met in the process itself: links out of the game folder, any script, endless
+templates, a build killed midway, random edits; each gets one clear error line naming its file, an exit code of 1
+or 2, no traceback, and leaves earlier output as it was. The corpus of hostile files is tests/hostile/cases/, run
+by test_corpus.py."""
 
 from __future__ import annotations
 
@@ -13,16 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
-from conftest import REPO, TESTS, GAME_YAML
+from conftest import REPO, GAME_YAML, patched
 from generator.cli import app
-from generator.core.errors import MusterError
 from generator.core import sandbox
-from generator.reading.loading import load_game
 
 RUNNER = CliRunner()
 
@@ -32,53 +30,6 @@ def run(*args: str):
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
     return result.exit_code, result.output
-
-
-def game_yaml(**replace: str) -> str:
-    text = GAME_YAML
-    for old, new in replace.items():
-        assert old in text
-        text = text.replace(old, new)
-    return text
-
-
-CORPUS = TESTS / "hostile"
-CASES = sorted(CORPUS.glob("*.yaml"))
-
-
-def contents(spec) -> str | bytes:
-    """A corpus file's content: text, bytes (YAML !!binary), or a generated {prefix, repeat, times}."""
-    if isinstance(spec, dict):
-        return spec["prefix"] + spec["repeat"] * spec["times"]
-    return spec
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
-def test_hostile_input_gets_one_clear_error(make_game, case):
-    """One file per case in tests/hostile/: the files it puts into a small working game, the exit code and the
-    text of the one error line it must cause (and its code, for a problem met while reading the game)."""
-    spec = yaml.safe_load(case.read_text(encoding="utf-8"))
-    files = {name: contents(content) for name, content in spec["files"].items()}
-    folder = make_game({k: v for k, v in files.items() if isinstance(v, str)})
-    for file_name, content in files.items():
-        if isinstance(content, bytes):
-            (folder / file_name).write_bytes(content)
-    exit_code, output = run("validate", str(folder))
-    assert exit_code == spec["exit"], output
-    lines = [line for line in output.splitlines() if spec["error"] in line]
-    assert lines, output
-    assert lines[0].startswith(str(folder)) or lines[0].startswith("error:"), lines[0]
-    if "code" in spec:  # a problem met while reading the game: its stable code as well as its words
-        assert reading_code(folder, spec["error"]) == spec["code"]
-
-
-def reading_code(folder: Path, text: str) -> str:
-    """The code of the problem, reported with `text`, that reading the game at `folder` meets."""
-    try:
-        findings = load_game(folder).findings
-    except MusterError as problem:
-        return problem.code
-    return next(f.code for f in findings if text in str(f))
 
 
 def test_symlink_out_of_the_game_folder_is_refused(make_game, tmp_path):
@@ -97,7 +48,8 @@ def test_unicode_everywhere_builds_and_warns_about_missing_glyphs(make_game, tmp
     titles = ["Прорыв фронта", "Μάχη της Κρήτης", "東部戦線", "Ataque 🚀", "הגנה"]
     cards = "".join(f"  - {{title: \"{t}\", type: U, force: 1}}\n" for t in titles)
     folder = make_game({"reds.yaml": f"cards:\n{cards}",
-                        "game.yaml": game_yaml(**{"size: 3": "size: 5", "title: Tiny War": "title: Война и мир"})})
+                        "game.yaml": patched(GAME_YAML, {"size: 3": "size: 5",
+                                                         "title: Tiny War": "title: Война и мир"})})
     code, output = run("validate", str(folder))
     assert code == 0, output
     assert "has no glyph for '宀'" not in output and "東" in output and "🚀" in output
