@@ -173,19 +173,21 @@ def test_what_an_svg_may_not_hold(body, code, words):
     assert caught.value.code == code and words in caught.value.message, caught.value.message
 
 
-@pytest.mark.parametrize("data,words", [
-    (b'<?xml version="1.0"?><!DOCTYPE svg SYSTEM "http://example.invalid/svg.dtd"><svg/>', "DOCTYPE"),
-    (b'<?xml-stylesheet href="http://example.invalid/a.css"?>' + OPEN.encode() + b"</svg>", "processing instruction"),
-    (b"<html/>", "root element is <html>"),
-    (b"\x89PNG\r\n\x1a\n", "not a well-formed SVG"),
-    (b'<svg xmlns="http://www.w3.org/2000/svg"/>', "has no size"),
-    ((OPEN + "<g>" * 70 + "</g>" * 70 + "</svg>").encode(), "nested more than 64 deep"),
-    ((OPEN + '<path d="M0 0' + " 1.5 .5" * 250_001 + '"/></svg>').encode(), "over the limit of 500,000"),
+@pytest.mark.parametrize("data,code,words", [
+    (b'<?xml version="1.0"?><!DOCTYPE svg SYSTEM "http://example.invalid/svg.dtd"><svg/>', "svg-refused", "DOCTYPE"),
+    (b'<?xml-stylesheet href="http://example.invalid/a.css"?>' + OPEN.encode() + b"</svg>", "svg-refused", "processing instruction"),
+    (b"<html/>", "bad-image", "root element is <html>"),
+    (b"\x89PNG\r\n\x1a\n", "bad-image", "not a well-formed SVG"),
+    (b'<svg xmlns="http://www.w3.org/2000/svg"/>', "bad-image", "has no size"),
+    ((OPEN + "<g>" * 70 + "</g>" * 70 + "</svg>").encode(), "too-large", "nested more than 64 deep"),
+    ((OPEN + '<path d="M0 0' + " 1.5 .5" * 250_001 + '"/></svg>').encode(), "too-large", "over the limit of 500,000"),
 ])
-def test_svgs_that_are_not_svg_or_not_whole(tmp_path, data, words):
+def test_svgs_that_are_not_svg_or_not_whole(tmp_path, data, code, words):
+    """Refused with its code at the file; the words tell apart the causes that share a code."""
     (tmp_path / "x.svg").write_bytes(data)
     problem = image_problem(tmp_path / "x.svg")
-    assert problem is not None and words in problem.message, problem
+    assert problem is not None and (problem.code, problem.where.path) == (code, tmp_path / "x.svg"), problem
+    assert words in problem.message, problem
 
 
 def test_good_svgs_pass_and_keep_their_size(tmp_path):
@@ -207,7 +209,8 @@ def test_an_unsupported_format_names_the_supported_ones(tmp_path):
     (tmp_path / "x.svgz").write_bytes(b"\x1f\x8b\x08")
     for name in ("x.png", "x.svgz"):
         problem = image_problem(tmp_path / name)
-        assert problem is not None and "supported: PNG, JPEG, GIF, and SVG" in problem.message, problem
+        assert problem is not None and problem.code == "bad-image", problem
+        assert "supported: PNG, JPEG, GIF, and SVG" in problem.message, problem
 
 
 def test_the_drawing_side_vets_the_file_it_reads(tmp_path):
@@ -223,7 +226,8 @@ def test_the_drawing_side_vets_the_file_it_reads(tmp_path):
     bad.write_text(OPEN + '<image href="file:///etc/passwd"/></svg>')
     with pytest.raises(MusterError) as caught:
         Painter(Canvas(io.BytesIO())).paint([Picture(bad, 0, 0, 10, 10)], 20)
-    assert caught.value.where.path == bad and "outside itself" in caught.value.message
+    assert (caught.value.code, caught.value.where.path) == ("svg-refused", bad)
+    assert "outside itself" in caught.value.message  # the one of svg-refused's causes meant
 
 
 @pytest.mark.parametrize("body", [
