@@ -173,7 +173,7 @@ def write_game(folder: Path, files: dict | None = None, rulebook: str | None = N
     if isinstance(contents["game.yaml"], str):
         contents["game.yaml"] = patched(contents["game.yaml"], game or {})
         if rulebook is not None and RULEBOOK_LINE not in contents["game.yaml"]:
-            contents["game.yaml"] = contents["game.yaml"].replace("icons:\n", RULEBOOK_LINE + "icons:\n", 1)
+            contents["game.yaml"] = patched(contents["game.yaml"], {"icons:\n": RULEBOOK_LINE + "icons:\n"}, count=1)
     folder.mkdir(parents=True, exist_ok=True)
     for name, content in contents.items():
         path = folder / name
