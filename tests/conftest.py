@@ -12,6 +12,7 @@ from generator.core import codes
 codes.STRICT = True  # a finding made with a code core/codes.py does not declare fails where it is made
 
 REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"  # the tests' own files: fixtures, corpora, references; tests sit a folder below, by stage
 
 GAME_YAML = """\
 muster: 1
@@ -67,6 +68,16 @@ elements:
   - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: dark, bleed: true}
   - {kind: text, x: 4, y: 4, w: 55, h: 10, text: "back of {{ card.title }}", size: 12, align: center, colour: white}
 """
+
+
+def patched(text: str, edits: dict[str, str], count: int = -1) -> str:
+    """`text` with each `old: new` of `edits` applied in turn (every occurrence, or the first `count`); a target
+    no longer in the text fails the test naming it, where str.replace would silently change nothing."""
+    for old, new in edits.items():
+        if old not in text:
+            pytest.fail(f"patched: the target {old!r} is not in the text", pytrace=False)
+        text = text.replace(old, new, count)
+    return text
 
 
 def hex_board_game(make_game, extra: str = "") -> Path:

@@ -2,10 +2,11 @@
 file, a full disk under every command that writes, control characters through every export), each with the check
 of what Muster must say about it.
 
-CASES maps a case's name to a Case: how to build its input in a folder of its own, the command to run on it, and
-the check of the Result. The simple cases are files in tests/hostile2/, read by `spec_case`: the tiny game of
-conftest with the spec's changes. The others build what a YAML file cannot hold (images, spreadsheets, pipes,
-links) in functions registered with @generated. A case that fails today carries its class as `fails`.
+CASES maps a case's name to a Case: how to build its input in a folder of its own, the command to run on it, and the
+check of the Result. The simple cases are files in tests/hostile/cases/, read by `spec_case`: the tiny game of
+conftest with the file's changes, and beside them what the case must cause. The others build what a YAML file cannot
+hold (images, spreadsheets, pipes, links) in functions registered with @generated. A case that fails today carries
+its class as `fails`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import fontcraft
 from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, LOCATED, TIMEOUT, blank_png, built_or_refused, cell, clean,
                          game_from_spec, images_in, located, make_fifo, mentions, number, outline_titles, output_refused,
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
+from conftest import patched
 
 
 
@@ -45,15 +47,18 @@ def build_args(game: Path, work: Path, *extra) -> list:
     return ["build", game, "--out", work / "out", "--jobs", "1", *extra]
 
 
-# --- the simple cases: one file each in tests/hostile2/ ----------------------------------------------------------
+# --- the simple cases: one file each in tests/hostile/cases/ -----------------------------------------------------
 
-SPECS = Path(__file__).parent / "hostile2"
+SPECS = Path(__file__).parent / "hostile" / "cases"
 
 
 def spec_case(path: Path) -> Case:
-    """A case from a file: the game (see game_from_spec), `command` (validate or build), `error` (the file or files
-    the error line names), `limit` (the line names the limit), `outcome: built-or-refused` (a build that works is
-    fine too), `timeout: hang` (HANG seconds), `fails` (the xfail reason while it fails)."""
+    """A case from a file, its input and what it must cause side by side. The input: the game (see game_from_spec) and
+    `command` (validate, the default, or build). The expectation: `names` (the file or files an error line names),
+    `limit` (that line names the limit), `outcome: built-or-refused` (a build that works is fine too), `exit` (the exact
+    exit status), `says` (words of the error line, which starts with the game's folder, as given or as Muster shows it,
+    or is a bare `error:`), `code` (the code of that problem, met while reading the game); and `timeout: hang` (HANG
+    seconds), `fails` (the xfail reason while it fails)."""
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
 
     def prepare(work: Path):
@@ -61,16 +66,47 @@ def spec_case(path: Path) -> Case:
         args = build_args(game, work) if spec.get("command") == "build" else ["validate", game]
 
         def check(result):
+            clean(result)
             if spec.get("outcome") == "built-or-refused":
-                built_or_refused(result, spec["error"])
-            else:
-                refused(result, spec["error"], limit=spec.get("limit", False))
+                built_or_refused(result, spec["names"])
+            elif "names" in spec:
+                refused(result, spec["names"], limit=spec.get("limit", False))
+            if "exit" in spec:
+                assert result.code == spec["exit"], result
+            if "says" in spec:
+                lines = [line for line in result.output.splitlines() if spec["says"] in line]
+                assert lines, result
+                assert lines[0].startswith((str(game), str(game.relative_to(work)), "error:")), lines[0]
+            if "code" in spec:
+                assert reading_code(game, spec["says"]) == spec["code"], result
         return args, check
 
     return Case(prepare, HANG if spec.get("timeout") == "hang" else TIMEOUT, spec.get("fails"))
 
 
-CASES: dict[str, Case] = {path.stem: spec_case(path) for path in sorted(SPECS.glob("*.yaml"))}
+def reading_code(folder: Path, text: str) -> str:
+    """The code of the problem, reported with `text`, that reading the game at `folder` meets."""
+    from generator.core.errors import MusterError
+    from generator.reading.loading import load_game
+
+    try:
+        findings = load_game(folder).findings
+    except MusterError as problem:
+        return problem.code
+    return next(f.code for f in findings if text in str(f))
+
+
+class Cases(dict):
+    """The cases by name: a name given twice (a file and a generated case, say) fails at once, not silently."""
+
+    def __setitem__(self, name: str, case: Case) -> None:
+        assert name not in self, f"two hostile cases named {name}"
+        super().__setitem__(name, case)
+
+
+CASES: dict[str, Case] = Cases()
+for _path in sorted(SPECS.glob("*.yaml")):
+    CASES[_path.stem] = spec_case(_path)
 
 
 def generated(fails: str | None = None, timeout: float = TIMEOUT, without_root: bool = False):
@@ -543,7 +579,7 @@ MAP_LAYOUT = ("elements:\n  - {kind: line, repeat: board.hexsides, as: side, x1:
 def board_case(field: str, margin: str = "10mm", width: str = "1mm", dash: str = '"2 1"',
                command: str = "validate") -> Case:
     """A hex board whose grid's margin, or whose river's width or dash, is given: refused in game.yaml at `field`."""
-    board = HEX_BOARD.replace("MARGIN", margin).replace("WIDTH", width).replace("DASH", dash)
+    board = patched(HEX_BOARD, {"MARGIN": margin, "WIDTH": width, "DASH": dash})
     return number_case("game.yaml", field, {"map.yaml": MAP_LAYOUT}, {"rules:\n": board}, command)
 
 
@@ -612,8 +648,7 @@ def grouped_case(old: str, new: str) -> Case:
         game_folder = work / "counter-sheet"
         shutil.copytree(Path(__file__).parent / "fixtures" / "counter-sheet", game_folder)
         layout = game_folder / "counter.yaml"
-        assert old in layout.read_text()
-        layout.write_text(layout.read_text().replace(old, new, 1))
+        layout.write_text(patched(layout.read_text(), {old: new}, count=1))
 
         def check(result):
             refused(result, "counter.yaml")

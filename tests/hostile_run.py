@@ -164,18 +164,16 @@ def write_game(folder: Path, files: dict | None = None, rulebook: str | None = N
                game: dict | None = None) -> Path:
     """The tests' tiny game (conftest) in `folder`. `files` override or add files (text, bytes or FIFO);
     `game` replaces text in game.yaml; `rulebook` adds a rulebook: rules.md is the card reference, then this."""
-    from conftest import BACK_YAML, FACE_YAML, GAME_YAML, REDS_YAML
+    from conftest import BACK_YAML, FACE_YAML, GAME_YAML, REDS_YAML, patched
 
     contents = {"game.yaml": GAME_YAML, "reds.yaml": REDS_YAML, "face.yaml": FACE_YAML, "back.yaml": BACK_YAML}
     if rulebook is not None:
         contents["rules.md"] = RULES_BASE + rulebook
     contents.update(files or {})
     if isinstance(contents["game.yaml"], str):
-        for old, new in (game or {}).items():
-            assert old in contents["game.yaml"], old
-            contents["game.yaml"] = contents["game.yaml"].replace(old, new)
+        contents["game.yaml"] = patched(contents["game.yaml"], game or {})
         if rulebook is not None and RULEBOOK_LINE not in contents["game.yaml"]:
-            contents["game.yaml"] = contents["game.yaml"].replace("icons:\n", RULEBOOK_LINE + "icons:\n", 1)
+            contents["game.yaml"] = patched(contents["game.yaml"], {"icons:\n": RULEBOOK_LINE + "icons:\n"}, count=1)
     folder.mkdir(parents=True, exist_ok=True)
     for name, content in contents.items():
         path = folder / name

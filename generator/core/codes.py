@@ -3,7 +3,7 @@
 A finding's code is what users filter on and tests match (never the wording). Code that finds a problem names one
 declared here, with the catalogue's constructors (MusterError.of, Finding.of) or as `code=` of MusterError and
 Finding; `muster validate --codes` and docs/findings.md list them, and a test fails on a code used in the package
-that is not declared (tests/test_codes.py). pyflakes' messages.py is the model: one entry per kind of message.
+that is not declared (tests/core/test_codes.py). pyflakes' messages.py is the model: one entry per kind of message.
 """
 
 from __future__ import annotations

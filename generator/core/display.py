@@ -5,7 +5,7 @@ per kind (rendering/render.py PAINTERS), as the preview finds their boxes by a f
 BOUNDS). A new kind is a class here, in `Item`, and one entry in each of those two tables.
 Every item is an immutable tuple, hashable and cheap to make, so identical faces are recognised and drawn once.
 Items of different kinds never compare equal: no two kinds share both their number of fields and the types of
-their last field (tests/test_layout.py checks it).
+their last field (tests/layout/test_layout.py checks it).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ exported deck as a custom deck, every counter set as double-sided custom tiles, 
 tile, each component in a bag, laid out side by side; and its thumbnail.
 
 The deck sheets and tile images are tts.py's (OUT/<game>/tts/<deck>/); this module adds the boards' images, the
-JSON and the thumbnail in OUT/<game>/tts/. Where each field name was seen is in tests/test_tabletop.py.
+JSON and the thumbnail in OUT/<game>/tts/. Where each field name was seen is in tests/formats/test_tabletop.py.
 
 Scale. Saves store each object's size as a Transform scale of its mesh, not in millimetres, so physical sizes go
 through three numbers (docs/exports.md): a TTS unit is about an inch (TTS's knowledge base, Custom Tile:

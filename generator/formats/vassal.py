@@ -4,7 +4,7 @@ piles with a discard spot each, a hand per player, a counter palette, the game's
 
 The format followed is VASSAL 3.7's (VASSAL_VERSION, as a real module's buildFile.xml declares it): element names
 are the engine's class names, attribute names its attribute keys, in the order VASSAL needs (GlobalOptions before
-the maps, or the first map is never shown). Where each name was seen is in tests/test_vassal.py (NAMES). Piece
+the maps, or the first map is never shown). Where each name was seen is in tests/formats/test_vassal.py (NAMES). Piece
 definitions use the engine's trait encoding (each trait's fields joined as its myGetType joins them, traits nested
 as Decorator.getType nests them), every value through `encoded`, VASSAL's SequenceEncoder: `piece;;;<image>;<name>`
 the BasicPiece, `emb2;...` a Layer (Embellishment), `obs;...` a Mask (Obscurable) that shows a card's back while it

@@ -3,7 +3,7 @@
 A piece's definition is an AddPiece command (BasicCommandEncoder): its traits' types and states, outermost first,
 nested as Decorator.getType nests them, each trait's fields joined as its myGetType joins them, every value through
 `encoded`, VASSAL's SequenceEncoder. The field orders are those of VASSAL 3.7.9's source (the file of each trait is
-named in tests/test_vassal.py, TRAITS)."""
+named in tests/formats/test_vassal.py, TRAITS)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,183 @@
+"""A game built in two processes: the same files as in one, the same errors, and no process or file left over."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from generator.building import pipeline, sequence
+
+from generator.layout import cards
+from generator.building.kit import build_game
+from generator.core.options import Options
+from generator.core.errors import Finding, GameInvalid, Location, MusterError
+from generator.reading.loading import load_game
+from generator.building.pipeline import build_forked
+from generator.reading.resources import bundled_games
+
+from conftest import GAME_YAML, patched
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """Small batches, so that decks span several; counts the forks made."""
+    made = []
+    fork = os.fork
+
+    def counted():
+        made.append(1)
+        return fork()
+
+    monkeypatch.setattr(cards, "BATCH", 4)
+    monkeypatch.setattr(pipeline.os, "fork", counted)
+    return made
+
+
+def no_child_left() -> bool:
+    """True when this process has no child, neither running nor finished and not yet waited for."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def manifest(folder):
+    return json.loads((folder / "manifest.json").read_text())["files"]
+
+
+def files(folder):
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+@pytest.mark.parametrize("name", ["europe-1939", "modern-war", "grid-battle"])
+def test_bundled_games_are_byte_identical_in_two_processes(forks, tmp_path, name):
+    """Europe: two decks of cards, a sheet of tokens, a mat and a rulebook; Five Domains: three token decks
+    sharing sheets; Grid Battle: a map whose cities come from a seed."""
+    root = next(root for root in bundled_games() if root.name == name)
+    build_game(load_game(root), tmp_path / "one", Options())
+    assert not forks
+    plan, built, _ = build_forked(root, tmp_path / "two", Options())
+    assert forks == [1] and no_child_left()
+    assert plan.id == name and [b.file for b in built] == [b["file"] for b in manifest(tmp_path / "one" / name)]
+    assert files(tmp_path / "one" / name) == files(tmp_path / "two" / name)
+
+
+def test_many_small_batches_draw_the_same_sheets(forks, make_game, tmp_path):
+    """Copies and a shared back across batch boundaries: forms chosen from the batches so far, the same way."""
+    cards = "".join(f"  - {{title: Card {i}, type: U, force: {i % 10}, count: {1 + i % 3}}}\n" for i in range(30))
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"size: 3": "size: 60"}), "reds.yaml": "cards:\n" + cards,
+                        "back.yaml": "elements:\n  - {kind: box, x: 0, y: 0, w: 63, h: 88, fill: dark, bleed: true}\n"})
+    build_game(load_game(folder), tmp_path / "one", Options(duplex="short"))
+    build_forked(folder, tmp_path / "two", Options(duplex="short"))
+    assert forks == [1]
+    assert files(tmp_path / "one" / "tiny") == files(tmp_path / "two" / "tiny")
+
+
+@pytest.mark.parametrize("face, expected", [
+    ("elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: '{{ card.titel }}'}\n", "card has no trait 'titel'"),
+    ("elements: [", "YAML syntax"),
+])
+def test_errors_found_in_the_second_process_are_the_same_and_nothing_is_written(forks, make_game, tmp_path, face,
+                                                                                 expected):
+    folder = make_game({"face.yaml": face})
+    failures = []
+    for build in (lambda: build_game(load_game(folder), tmp_path / "out", Options()),
+                  lambda: build_forked(folder, tmp_path / "out", Options())):
+        with pytest.raises(MusterError) as failed:
+            build()
+        failures.append(failed.value)
+        assert not (tmp_path / "out" / "tiny").exists()
+    one, two = failures
+    assert type(one) is type(two) and str(one) == str(two) and expected in " ".join(
+        [str(one)] + [str(f) for f in getattr(one, "findings", [])])
+    if isinstance(one, GameInvalid):
+        assert [str(f) for f in one.findings] == [str(f) for f in two.findings]
+    assert forks == [1] and no_child_left()
+
+
+def test_invalid_data_is_reported_from_the_second_process(forks, make_game, tmp_path):
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"size: 3": "size: 4"})})
+    with pytest.raises(GameInvalid) as failed:
+        build_forked(folder, tmp_path / "out", Options())
+    assert [(f.code, f.field) for f in failed.value.findings] == [("deck-size", "decks.reds.size")]
+    assert not (tmp_path / "out").exists() and no_child_left()  # not even the output folder
+
+
+def test_a_failure_in_the_second_process_is_one_error_here(forks, make_game, tmp_path, monkeypatch):
+    folder = make_game()
+    where = Location(folder / "face.yaml", 3, 5)
+
+    def refused(*args, **kwargs):
+        raise MusterError("font file unreadable", where)
+        yield
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sequence, "lay_out_batches", refused)
+        with pytest.raises(MusterError) as failed:
+            build_forked(folder, tmp_path / "out", Options())
+    assert (failed.value.message, failed.value.where) == ("font file unreadable", where)
+
+    def broken(*args):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(sequence, "calibration_page", broken)
+    with pytest.raises(MusterError) as failed:
+        build_forked(folder, tmp_path / "out", Options())
+    assert "building failed" in failed.value.message and "ZeroDivisionError: a bug" in failed.value.message
+    assert not (tmp_path / "out" / "tiny").exists() and no_child_left()
+
+
+def test_the_second_process_lays_the_calibration_page_out_and_its_findings_come_back(forks, make_game, tmp_path,
+                                                                                     monkeypatch):
+    folder = make_game()
+    build_forked(folder, tmp_path / "out", Options())
+    assert (tmp_path / "out" / "tiny" / "calibration.pdf").stat().st_size > 1000
+    finding = Finding("error", Location(folder / "game.yaml", 1, 1), "card", "too big for the page")
+
+    def invalid(*args):
+        raise GameInvalid([finding])
+
+    monkeypatch.setattr(sequence, "calibration_page", invalid)
+    with pytest.raises(GameInvalid) as failed:
+        build_forked(folder, tmp_path / "again", Options())
+    assert failed.value.findings == [finding] and no_child_left()
+    assert not (tmp_path / "again" / "tiny").exists()
+    assert sorted(p.name for p in (tmp_path / "out" / "tiny").iterdir()) == [
+        "calibration.pdf", "cards-reds.pdf", "manifest.json"]
+
+
+@pytest.mark.usefixtures("font_book")
+def test_measures_handed_to_the_second_process_measure_as_the_fonts_do():
+    """The child measures text with metrics from the parent's fonts: widths, cap height, ascent and missing
+    glyphs must be exactly those of the font, or the two ways would lay text out differently."""
+    import pickle
+    import random
+
+    from generator.core import fonts
+
+    rng = random.Random(7)
+    alphabet = [chr(c) for c in [*range(32, 127), *range(0xA0, 0x250), 0x3B1, 0x416, 0x2605, 0x6771, 0x1F680]]
+    for name in ("text", "display-bold", "text-bold-italic"):
+        font = fonts.face(name)
+        measures = pickle.loads(pickle.dumps(fonts.Measures.of(name)))
+        for _ in range(300):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+            assert measures.stringWidth(text, 1.0) == font.stringWidth(text, 1.0), (name, text)
+        assert (measures.face.capHeight, measures.face.ascent) == (font.face.capHeight, font.face.ascent)
+        assert measures.face.charToGlyph == font.face.charToGlyph
+
+
+def test_only_a_big_game_is_built_in_two_processes(forks, make_game, tmp_path, monkeypatch):
+    from generator.building import kit
+
+    folder = make_game()
+    assert kit.build_one(folder, tmp_path / "small", Options(), parallel=True).code == 0
+    assert not forks  # a few cards: one process
+    monkeypatch.setattr(kit, "FORK_FROM", 1)
+    assert kit.build_one(folder, tmp_path / "big", Options(), parallel=True).code == 0
+    assert kit.build_one(folder, tmp_path / "alone", Options(), parallel=False).code == 0
+    assert forks == [1] and no_child_left()
+    assert files(tmp_path / "small" / "tiny") == files(tmp_path / "big" / "tiny") == files(tmp_path / "alone" / "tiny")
