@@ -7,7 +7,6 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
@@ -18,10 +17,11 @@ from generator.core.options import Options
 from generator.layout import typeset
 from generator.reading.loading import load_game
 from pdfcheck import page_text, text_lines
+from conftest import TESTS
 
-CJK = Path(__file__).parent / "fixtures" / "cjk"
-ARABIC = Path(__file__).parent / "fixtures" / "arabic"
-DEVANAGARI = Path(__file__).parent / "fixtures" / "devanagari"
+CJK = TESTS / "fixtures" / "cjk"
+ARABIC = TESTS / "fixtures" / "arabic"
+DEVANAGARI = TESTS / "fixtures" / "devanagari"
 CARD_PT = 63 / 25.4 * 72  # a poker card's width, in points
 CLOSING, OPENING = "。、，」）；", "「（"
 TEXT = "「装甲部队」前进两格，然后攻击相邻的敌方单位。若敌方单位被消灭，你可以再抽一张牌（不需要视线）。Tank单位不能进入森林。"
