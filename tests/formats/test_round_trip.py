@@ -80,7 +80,7 @@ _CARD = st.fixed_dictionaries(
     {"title": _TEXT.filter(lambda title: title.strip() and title == title.strip())},
     optional={"count": st.integers(0, 30), "type": st.sampled_from(["L", "U"]), "force": st.integers(0, 9),
               "fronts": st.sampled_from(["E", "W", "A", "EW", "W E", "E, W", []]),
-              "year": st.sampled_from([1939, 1944, "1944+"]), "text": _TEXT.filter(bool)})
+              "year": st.sampled_from([1939, 1944, "1944+"]), "text": _TEXT.filter(str.strip)})  # a cell of spaces alone reads as blank
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
