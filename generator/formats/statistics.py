@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import Deck, Game
-from ..reading.rules import matches
+from ..reading.rules import CARD_FACTS, matches
 
 COMPOSED = ("code", "codes", "boolean")  # traits counted value by value
 NUMERIC = ("integer", "number", "year_from")  # traits whose distribution is given
@@ -46,11 +46,10 @@ def read_condition(text: str, game: Game) -> Condition:
     when it is no such thing."""
     name, equals, values = text.partition("=")
     name = name.strip()
-    facts = ("title", "id", "designed", "set")
     if not equals or not values.strip():
         raise MusterError(f"--when: expected TRAIT=VALUE[,VALUE], got {text!r}", field="--when", code="bad-option")
-    if name not in game.traits and name not in facts:
-        raise MusterError(f"--when: unknown trait '{name}'" + did_you_mean(name, [*game.traits, *facts]),
+    if name not in game.traits and name not in CARD_FACTS:
+        raise MusterError(f"--when: unknown trait '{name}'" + did_you_mean(name, [*game.traits, *CARD_FACTS]),
                           field="--when", code="unknown-trait")
     return Condition(text, {name: tuple(value.strip() for value in values.split(",") if value.strip())})
 

@@ -14,7 +14,7 @@ from .spec import BOUNDS, COUNT, GAME, PLAY_FORMAT, RULE, RULE_KINDS, TOTAL, VAR
 from .traits import parse_trait
 
 _BOUND_NAMES = tuple(key.name for key in BOUNDS)
-_CARD_FACTS = ("title", "id", "designed", "set")  # what a `when:` may test besides traits
+CARD_FACTS = ("title", "id", "designed", "set")  # what a `when:` may test besides traits
 
 
 def formula(value, constants: dict):
@@ -40,7 +40,7 @@ def _condition(reader: Reader, data: Map, field: str, traits: dict) -> dict | No
         return None
     result = {}
     for key, values in raw.items():
-        if key not in traits and key not in _CARD_FACTS:
+        if key not in traits and key not in CARD_FACTS:
             reader.error(raw.key_where[key], join(join(field, "when"), key),
                          f"unknown trait '{key}'{did_you_mean(key, traits)}", "unknown-trait")
             return None
