@@ -12,7 +12,6 @@ from . import console
 from .app import DECK_LIST, GAME, GAMES, SETS, VARIANTS, Format, app
 from ..core.errors import MusterError, exit_status
 from ..core.options import set_names
-from ..core.written import json_text
 
 
 @app.command()
@@ -58,7 +57,7 @@ def validate(
             typer.echo(str(exc), err=True)
             unreadable += 1
     if format is Format.json:
-        typer.echo(json_text([f.as_dict() for f in findings], indent=2))
+        _echo_json([f.as_dict() for f in findings])
     else:
         for finding in findings:
             typer.echo(str(finding))
@@ -74,8 +73,7 @@ def _list_codes(format: Format) -> NoReturn:
     from ..core.codes import CODES
 
     if format is Format.json:
-        typer.echo(json_text([{"code": c.name, "severity": c.severity, "meaning": c.meaning} for c in CODES.values()],
-                             indent=2))
+        _echo_json([{"code": c.name, "severity": c.severity, "meaning": c.meaning} for c in CODES.values()])
     else:
         width = max(len(name) for name in CODES)
         for code in CODES.values():
@@ -176,7 +174,7 @@ def stats(
     except MusterError as exc:
         console.fail(exc)
     if json_out:
-        typer.echo(json_text(result, indent=2))
+        _echo_json(result)
     else:
         typer.echo("\n".join(table_lines(result)))
 
@@ -206,8 +204,16 @@ def draw(
     except MusterError as exc:
         console.fail(exc)
     if json_out:
-        typer.echo(json_text({"deck": chosen.id, "seed": seed, "hand": cards}, indent=2))
+        _echo_json({"deck": chosen.id, "seed": seed, "hand": cards})
         return
     typer.echo(f"{hand} cards from {chosen.name} ({chosen.total} cards), seed {seed}:")
     for number, card in enumerate(cards, 1):
         typer.echo(f"  {number}. {card['title']}")
+
+
+def _echo_json(value) -> None:
+    """`value` printed as JSON valid whatever its text holds; core/written.py is imported only when asked (its
+    patterns cost every start, --help included, a few milliseconds)."""
+    from ..core.written import json_text
+
+    typer.echo(json_text(value, indent=2))
