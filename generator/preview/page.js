@@ -6,6 +6,11 @@ let state = null;
 let selected = null;  // [deck id, card index] of the card whose data is shown
 let view = "decks";  // the view shown: decks (the cards), stats or draw
 
+// "1 copy", "2 copies": a count with its noun
+function counted(number, one, many) {
+  return number + " " + (number === 1 ? one : many);
+}
+
 function make(tag, className, text) {
   const element = document.createElement(tag);
   if (className) element.className = className;
@@ -107,7 +112,7 @@ function deckSection(deck) {
   const copies = deck.cards.reduce((sum, card) => sum + card.count, 0);
   const heading = make("h2", "", deck.name);
   const kinds = deck.component === "tokens" ? "tokens · " + deck.cards.length + " kinds" : deck.cards.length + " cards";
-  heading.append(make("span", "count", kinds + " · " + copies + " copies"));
+  heading.append(make("span", "count", kinds + " · " + counted(copies, "copy", "copies")));
   section.append(heading);
   const backs = new Set(deck.cards.filter((card) => card.back).map((card) => card.back));
   const pairs = backs.size > 1;  // backs differ: each card shows its own; else the one back is shown once
@@ -187,7 +192,7 @@ function statsSection(deck) {
   // One deck counted: a bar per value of each trait, a column per value of each numeric trait.
   const section = make("section", "deck-stats");
   const heading = make("h2", "", deck.name);
-  heading.append(make("span", "count", deck.titles + " titles · " + deck.copies + " copies"));
+  heading.append(make("span", "count", counted(deck.titles, "title", "titles") + " · " + counted(deck.copies, "copy", "copies")));
   section.append(heading);
   for (const [name, trait] of Object.entries(deck.composition)) {
     const block = make("div", "trait");
@@ -201,7 +206,7 @@ function statsSection(deck) {
       fill.style.width = (row.copies / most * 100) + "%";
       track.append(fill);
       bars.append(make("span", "value", row.value), track,
-                  make("span", "", row.copies + " copies · " + (row.share * 100).toFixed(1) + " %"));
+                  make("span", "", counted(row.copies, "copy", "copies") + " · " + (row.share * 100).toFixed(1) + " %"));
     }
     block.append(bars);
     section.append(block);
