@@ -162,7 +162,10 @@ class Book:
         self.paint = painter(self.inks)
         game = painted_icons(game, self.paint)
         family = fonts.font_book().family_of(game.rulebook.font if game.rulebook else "text")
-        for name in ("display", "display-bold", *family.values()):
+        # the faces platypus is handed by name: headings, the family's, and the bundled text faces of the contents'
+        # leaders, list bullets and figures' callouts (a game whose rulebook has a family of its own draws nothing
+        # else in them, so nothing else would register them in a process of its own)
+        for name in ("display", "display-bold", "text", "text-bold", *family.values()):
             fonts.face(name)
         registerFontFamily(family["regular"], normal=family["regular"], bold=family["bold"], italic=family["italic"],
                            boldItalic=family["bold_italic"])

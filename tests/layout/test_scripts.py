@@ -154,3 +154,18 @@ def test_a_running_head_in_arabic_is_shaped_in_the_order_it_prints(font_book):
     arabic = line[4:].strip()
     assert arabic != "دبابة"[::-1] and unicodedata.normalize("NFKC", arabic) == "دبابة"[::-1]  # joined, right to left
     assert shaping.shaped_line("Europe 1939", "text", 7.5) == "Europe 1939"
+
+
+def test_the_scripts_games_build_from_the_command_line_in_a_process_of_their_own(tmp_path):
+    """A game whose rulebook is set in a family of its own, built without the calibration page: the bundled faces
+    the rulebook still names (list bullets, contents leaders, callouts) are registered by the rulebook itself, not
+    by whatever drew before it (the calibration page did, by chance)."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    for game in (CJK, ARABIC, DEVANAGARI):
+        done = subprocess.run([sys.executable, "-m", "generator", "build", str(game), "--out", str(tmp_path),
+                               "--jobs", "1", "--quiet", "--no-calibration"], cwd=REPO, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and "internal error" not in done.stderr, (game.name, done.stderr)
