@@ -9,12 +9,14 @@ from pathlib import Path
 
 from reportlab import platypus
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.enums import TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Image, Table
 
 from ..core import linebreak, shaping, svg
+from . import bidi
 from ..core.units import PT_PER_MM
-from .markup import attribute
+from .markup import attribute, plain
 from .vectors import PLACEHOLDER, VectorIcon
 
 ROW_SPLIT = 36.0  # points: the least of a row taller than a page that is left at the foot of one
@@ -55,13 +57,15 @@ class ContentsLine(Flowable):
         c, style = self.canv, self.style
         size = style.fontSize
         room = self.width - style.leftIndent - self.NUMBER_WIDTH - 6
-        while c.stringWidth(self.title, style.fontName, size) > room and size > 6:
+        while c.stringWidth(shaping.shaped_line(self.title, style.fontName, size), style.fontName, size) > room \
+                and size > 6:
             size -= 0.25
+        title = shaping.shaped_line(self.title, style.fontName, size)  # Arabic joined, right to left
         baseline = (style.leading - size) / 2 + size * 0.22
         c.setFont(style.fontName, size)
         c.setFillColor(style.textColor)
-        c.drawString(style.leftIndent, baseline, self.title)
-        start = style.leftIndent + c.stringWidth(self.title, style.fontName, size) + 4
+        c.drawString(style.leftIndent, baseline, title)
+        start = style.leftIndent + c.stringWidth(title, style.fontName, size) + 4
         dot = c.stringWidth(" .", "text", size)
         c.setFont("text", size)
         c.drawRightString(self.width - self.NUMBER_WIDTH - 2, baseline, " ." * max(0, int((self.width - self.NUMBER_WIDTH - 2 - start) / dot)))
@@ -91,6 +95,10 @@ class Paragraph(platypus.Paragraph):
             style = _variant(style, wordWrap="CJK")  # does, with the kinsoku rules (no 。 at a line's start)
         if text and shaping.shaped(text):
             style = _variant(style, shaping=1)  # Indic and Arabic letters shaped by HarfBuzz (see core/shaping.py)
+        if text and shaping.right_to_left(text):  # Hebrew, Arabic: each line put in the order it prints, as drawn
+            level = shaping.base_level(plain(text))
+            style = _variant(style, bidi_level=level, alignment=TA_RIGHT if level and style.alignment == TA_LEFT
+                             else style.alignment)
         sources = [html.unescape(source) for source in _SOURCE.findall(text or "")]
         if any(svg.is_svg(source) for source in sources):
             text = _SOURCE.sub(_placeholder, text)
@@ -102,6 +110,23 @@ class Paragraph(platypus.Paragraph):
                 source = next(icons)
                 if svg.is_svg(source):
                     definition.image = VectorIcon(Path(source))
+
+
+    def draw(self):
+        """Drawn with each line's words in the order they print (bidi.visual_line), then put back in logical order,
+        which splitting a paragraph across pages reads again."""
+        level = getattr(self.style, "bidi_level", None)
+        if level is None or self.blPara.kind != 1:
+            return super().draw()
+        lines = self.blPara.lines
+        logical = [line.words for line in lines]
+        for line in lines:
+            line.words = bidi.visual_line(line.words, level)
+        try:
+            super().draw()
+        finally:
+            for line, words in zip(lines, logical):
+                line.words = words
 
 
 def _variant(style: ParagraphStyle, **changes) -> ParagraphStyle:
@@ -209,7 +234,7 @@ class CardFigure(Flowable):
         c.setFont(style.fontName, style.fontSize)
         for row, text in enumerate(self.lines):
             c.drawCentredString(self.width / 2, bottom - 4 - (row + 1) * style.leading + (style.leading - style.fontSize),
-                                text)
+                                shaping.shaped_line(text, style.fontName, style.fontSize))
         c.restoreState()
 
 

@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
@@ -74,6 +75,21 @@ def styles(body: float, family: dict[str, str], paint: Callable[..., str]) -> di
         "toc3": style("toc3", regular, body - 1, body * 1.3, leftIndent=body * 3.2),
         "caption": style("caption", italic, body - 1.5, (body - 1.5) * 1.3, colour="#5a574f"),
     }
+
+
+def right_to_left(node: SyntaxTreeNode) -> bool:
+    """Whether a list or a table is written right to left: its first letter Hebrew or Arabic (UAX #9 P2)."""
+    text = "".join(child.content for child in node.walk() if child.type == "text")
+    return shaping.right_to_left(text) and shaping.base_level(text) == 1
+
+
+def set_right(rows: list[list]) -> tuple[list[list], str]:
+    """A right-to-left table's rows of paragraphs, its columns from right to left and every cell set right; and the
+    side of the column it stands at."""
+    for row in rows:
+        for cell in row:
+            cell.style = ParagraphStyle(f"{cell.style.name}-right", parent=cell.style, alignment=TA_RIGHT)
+    return [row[::-1] for row in rows], "RIGHT"
 
 
 def painter(inks: Inks) -> Callable[..., str]:
@@ -235,9 +251,10 @@ class Book:
         return paragraph
 
     def listing(self, node, width: float):
-        items = [ListItem(self.blocks(item.children, width - 16, "item") or [Spacer(0, 0)], leftIndent=14)
+        side = {"rightIndent": 14, "bulletDir": "rtl"} if right_to_left(node) else {"leftIndent": 14}
+        items = [ListItem(self.blocks(item.children, width - 16, "item") or [Spacer(0, 0)], **side)
                  for item in node.children]
-        bullets = {"bulletFontSize": self.styles["body"].fontSize, "leftIndent": 14, "spaceAfter": 4,
+        bullets = {"bulletFontSize": self.styles["body"].fontSize, "spaceAfter": 4, **side,
                    "bulletColor": self.paint("#000000")}  # platypus's default black, in the rulebook's inks
         if node.type == "ordered_list":
             start = str(node.attrs.get("start", 1) or 1)
@@ -255,11 +272,12 @@ class Book:
                 style = self.styles["head" if section.type == "thead" else "cell"]
                 rows.append([Paragraph(inline(self.game, cell.children[0]) if cell.children else "", style) for cell in row.children])
                 header_rows += section.type == "thead"
+        rows, side = set_right(rows) if right_to_left(node) else (rows, "LEFT")
         floors, amounts = column_needs(rows)
         wide = width == self.column_width < self.full_width and sum(floors) > width  # a table at the top level
         width = self.full_width if wide else width
         widths = column_widths(floors, amounts, width, Location(self.game.rulebook.path))
-        table = SplitTable(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT", page_height=self.page_height)
+        table = SplitTable(rows, colWidths=widths, repeatRows=header_rows, hAlign=side, page_height=self.page_height)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), self.paint("#3b3a36")),
             ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [self.paint("#ffffff"), self.paint("#efece4")]),

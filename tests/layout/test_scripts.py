@@ -169,3 +169,55 @@ def test_the_scripts_games_build_from_the_command_line_in_a_process_of_their_own
         done = subprocess.run([sys.executable, "-m", "generator", "build", str(game), "--out", str(tmp_path),
                                "--jobs", "1", "--quiet", "--no-calibration"], cwd=REPO, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0 and "internal error" not in done.stderr, (game.name, done.stderr)
+
+
+def _rulebook_lines(pdf: Path, page: int) -> list[tuple[float, float, str]]:
+    """The rulebook page's lines of text as (left, right, text as printed, left to right, NFKC)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        text = document[page].get_textpage()
+        chars = [(text.get_charbox(i, loose=True), text.get_text_range(i, 1)) for i in range(text.count_chars())]
+    finally:
+        document.close()
+    lines: dict[float, list] = {}
+    for box, char in chars:
+        if char.strip():
+            lines.setdefault(round(box[1]), []).append((box, char))
+    return [(min(b[0] for b, _ in line), max(b[2] for b, _ in line),
+             unicodedata.normalize("NFKC", "".join(c for _, c in sorted(line, key=lambda m: m[0][0]))))
+            for _, line in sorted(lines.items(), reverse=True)]
+
+
+def test_an_arabic_rulebook_is_set_right_to_left_and_reads_back_as_written(tmp_path):
+    """Paragraphs, headings, list items and table cells in Arabic or Hebrew: each line in the order it prints
+    (the first word at the right, a number or a Latin word inside left to right), set right; read back by pdfium,
+    which puts each line back in logical order, the text is the source's."""
+    import pypdfium2 as pdfium
+
+    build_game(load_game(ARABIC), tmp_path, Options())
+    pdf = tmp_path / "arabic" / "rules.pdf"
+    source = (ARABIC / "rules.md").read_text(encoding="utf-8").split("\n\n")
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        read = [unicodedata.normalize("NFKC", line) for line in document[2].get_textpage().get_text_bounded().split("\r\n")]
+    finally:
+        document.close()
+    assert read[0] == "1 القواعد" and read[4] == "1.1 الدور" and read[12] == "1.2 עברית"
+    assert " ".join(read[1:4]) == source[1] and " ".join(read[13:15]) == source[6].strip()
+    assert read[5:8] == ["• " + item[2:] for item in source[3].split("\n")]
+    assert read[8:12] == ["الوحدة القوة", "دبابة 3", "مشاة 2", "מפקד 4"]
+
+    printed = _rulebook_lines(pdf, 2)
+    heading, arabic, hebrew = printed[1], printed[2:5], printed[-3:-1]
+    assert heading[2].endswith("القواعد"[::-1] + "1")  # the number right of its heading
+    assert arabic[0][2].endswith("يلعب"[::-1]) and "Tank" in arabic[1][2] and "3" in arabic[1][2]
+    rights = [right for _, right, _ in arabic + hebrew]
+    assert max(rights) - min(rights) < 0.5  # every line set right, to the column's edge
+    assert len({round(left) for left, _, _ in arabic}) == 3
+    assert hebrew[0][2].endswith("המפקד"[::-1]) and "Tank" in hebrew[1][2]
+    bullets = [line for _, _, line in printed if line.endswith("•")]
+    assert len(bullets) == 3  # each item's bullet right of its text
+    header = next(line for _, _, line in printed if "القوة"[::-1] in line)
+    assert header.index("القوة"[::-1]) < header.index("الوحدة"[::-1])  # the first column at the right
