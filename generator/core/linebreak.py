@@ -1,5 +1,5 @@
-"""Where a line may break inside text written without spaces (Chinese, Japanese; Thai as far as UAX #14 goes
-without a dictionary), by the Unicode line-breaking algorithm: what card text and rulebooks wrap at."""
+"""Where a line may break inside text written without spaces, by the Unicode line-breaking algorithm (Chinese,
+Japanese) and, in Thai, between its words by a word list (thai.py): what card text and rulebooks wrap at."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import re
 from functools import lru_cache
 
 # Scripts written without spaces between words: CJK punctuation, kana, ideographs, compatibility and fullwidth
-# forms, the supplementary ideographs; Thai, Lao, Myanmar and Khmer. Text without them breaks at spaces only and
-# never reaches the algorithm (pure Python, so the common path stays as fast as it was).
+# forms, the supplementary ideographs; Thai, Lao, Myanmar and Khmer (only Thai has a word list here: the others
+# break at spaces). Text without them breaks at spaces only and never reaches the algorithm (pure Python, so the
+# common path stays as fast as it was).
 _SPACELESS = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f"
                         "\uff00-\uffef\U00020000-\U0003ffff]")
+_THAI = re.compile("[\u0e01-\u0e4e]")
 OBJECT = "\ufffc"  # an inline icon in the text given to the algorithm: a line may break on either side of it
 
 
@@ -21,7 +23,8 @@ def spaceless(text: str) -> bool:
 
 def breaks(text: str) -> frozenset[int]:
     """The offsets into `text` where UAX #14 lets a line break that are not after a space or a newline (those
-    are where words end anyway): between two ideographs, but never before `。`, `、`, `」` or `）` nor after `「`."""
+    are where words end anyway): between two ideographs, but never before `。`, `、`, `」` or `）` nor after `「`;
+    between two Thai words."""
     if not spaceless(text):
         return frozenset()
     found = []
@@ -32,6 +35,10 @@ def breaks(text: str) -> frozenset[int]:
         if at == len(text) or _ideograph(text[at - 1]) and _ideograph(text[at]):
             found += [start + offset for offset in _boundaries(text[start:at])]
             start = at
+    if _THAI.search(text):  # UAX #14 leaves the words of Thai to a dictionary
+        from . import thai
+
+        found += thai.breaks(text)
     return frozenset(at for at in found if 0 < at < len(text) and text[at - 1] not in " \n")
 
 

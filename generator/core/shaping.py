@@ -9,7 +9,7 @@ from bidi import algorithm
 
 # Hebrew, Arabic, Syriac, Thaana, N'Ko, the Indic scripts, Sinhala, Tibetan, the Arabic and Hebrew presentation
 # forms. Text without them is measured and drawn as it always was, character by character.
-_COMPLEX = re.compile("[\u0590-\u08ff\u0900-\u0dff\u0f00-\u0fff\ufb1d-\ufdff\ufe70-\ufeff]")
+_COMPLEX = re.compile("[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\ufb1d-\ufdff\ufe70-\ufeff]")
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # of those, the scripts written right to left
 
 

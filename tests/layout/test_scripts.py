@@ -22,6 +22,7 @@ from conftest import TESTS
 CJK = TESTS / "fixtures" / "cjk"
 ARABIC = TESTS / "fixtures" / "arabic"
 DEVANAGARI = TESTS / "fixtures" / "devanagari"
+THAI = TESTS / "fixtures" / "thai"
 CARD_PT = 63 / 25.4 * 72  # a poker card's width, in points
 CLOSING, OPENING = "。、，」）；", "「（"
 TEXT = "「装甲部队」前进两格，然后攻击相邻的敌方单位。若敌方单位被消灭，你可以再抽一张牌（不需要视线）。Tank单位不能进入森林。"
@@ -165,7 +166,7 @@ def test_the_scripts_games_build_from_the_command_line_in_a_process_of_their_own
 
     from conftest import REPO
 
-    for game in (CJK, ARABIC, DEVANAGARI):
+    for game in (CJK, ARABIC, DEVANAGARI, THAI):
         done = subprocess.run([sys.executable, "-m", "generator", "build", str(game), "--out", str(tmp_path),
                                "--jobs", "1", "--quiet", "--no-calibration"], cwd=REPO, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0 and "internal error" not in done.stderr, (game.name, done.stderr)
@@ -221,3 +222,30 @@ def test_an_arabic_rulebook_is_set_right_to_left_and_reads_back_as_written(tmp_p
     assert len(bullets) == 3  # each item's bullet right of its text
     header = next(line for _, _, line in printed if "القوة"[::-1] in line)
     assert header.index("القوة"[::-1]) < header.index("الوحدة"[::-1])  # the first column at the right
+
+
+def test_thai_breaks_between_its_words_never_inside_a_cluster():
+    from generator.core import thai
+
+    text = "ทหารราบเข้าเมืองได้แต่รถถังเข้าป่าไม่ได้"
+    cuts = [0, *thai.breaks(text), len(text)]
+    assert [text[a:b] for a, b in zip(cuts, cuts[1:])] == ["ทหารราบ", "เข้า", "เมือง", "ได้", "แต่", "รถถัง", "เข้า",
+                                                            "ป่า", "ไม่", "ได้"]
+    assert linebreak.breaks("Tank ทหารราบเข้า 3") == {12}  # the run of Thai alone, at its place in the text
+    unknown = "ฃฅฃฅฃฅ"  # obsolete letters, no word of the list: left whole, not cut letter by letter
+    assert thai.breaks(unknown) == [] and thai.breaks("เข้า" + "ไม่") == [4]
+
+
+def test_the_thai_test_game_wraps_its_card_text_between_words(tmp_path):
+    """Thai is written without spaces between words: a card's paragraph breaks its lines between two words of the
+    word list (before, only at spaces: a whole sentence was one word), and reads back as the source."""
+    game = load_game(THAI)
+    build_game(game, tmp_path, Options())
+    printed = card_lines(tmp_path / "thai" / "cards-units.pdf", 3)
+    for card, lines in zip(game.decks["units"].cards, printed):
+        text = card.value("text")
+        assert lines[0] == card.title and "".join(lines[2:]) == text and len(lines) > 3
+        from generator.core import thai
+
+        ends = [sum(len(line) for line in lines[2:index]) for index in range(3, len(lines))]
+        assert set(ends) <= set(thai.breaks(text))
