@@ -41,13 +41,15 @@ class SplitTable(Table):
 
 
 class ContentsLine(Flowable):
-    """One line of the contents: the heading, dot leaders, and its page number, a form filled in at the end."""
+    """One line of the contents: the heading, dot leaders, and its page number, a form filled in at the end; a
+    heading written right to left (Arabic, Hebrew) at the right, its page number at the left."""
 
     NUMBER_WIDTH = 24.0  # points
 
     def __init__(self, level: int, title: str, key: str, style):
         super().__init__()
         self.level, self.title, self.key, self.style = level, title, key, style
+        self.rtl = shaping.right_to_left(title) and shaping.base_level(title) == 1
 
     def wrap(self, available_width, available_height):
         self.width = available_width
@@ -64,13 +66,19 @@ class ContentsLine(Flowable):
         baseline = (style.leading - size) / 2 + size * 0.22
         c.setFont(style.fontName, size)
         c.setFillColor(style.textColor)
-        c.drawString(style.leftIndent, baseline, title)
-        start = style.leftIndent + c.stringWidth(title, style.fontName, size) + 4
         dot = c.stringWidth(" .", "text", size)
-        c.setFont("text", size)
-        c.drawRightString(self.width - self.NUMBER_WIDTH - 2, baseline, " ." * max(0, int((self.width - self.NUMBER_WIDTH - 2 - start) / dot)))
+        if self.rtl:
+            c.drawRightString(self.width - style.leftIndent, baseline, title)
+            end = self.width - style.leftIndent - c.stringWidth(title, style.fontName, size) - 4
+            c.setFont("text", size)
+            c.drawString(self.NUMBER_WIDTH + 2, baseline, " ." * max(0, int((end - self.NUMBER_WIDTH - 2) / dot)))
+        else:
+            c.drawString(style.leftIndent, baseline, title)
+            start = style.leftIndent + c.stringWidth(title, style.fontName, size) + 4
+            c.setFont("text", size)
+            c.drawRightString(self.width - self.NUMBER_WIDTH - 2, baseline, " ." * max(0, int((self.width - self.NUMBER_WIDTH - 2 - start) / dot)))
         c.saveState()
-        c.translate(self.width - self.NUMBER_WIDTH, baseline)
+        c.translate(0 if self.rtl else self.width - self.NUMBER_WIDTH, baseline)
         c.doForm(f"contents-{self.key}")
         c.restoreState()
         c.linkRect("", self.key, (0, 0, self.width, style.leading), relative=1, thickness=0)
@@ -79,7 +87,11 @@ class ContentsLine(Flowable):
         canvas.beginForm(f"contents-{self.key}", 0, -self.style.fontSize, self.NUMBER_WIDTH, self.style.fontSize)
         canvas.setFont(self.style.fontName, self.style.fontSize)
         canvas.setFillColor(self.style.textColor)
-        canvas.drawRightString(self.NUMBER_WIDTH, 0, "" if page is None else str(page))
+        number = "" if page is None else str(page)
+        if self.rtl:
+            canvas.drawString(0, 0, number)
+        else:
+            canvas.drawRightString(self.NUMBER_WIDTH, 0, number)
         canvas.endForm()
 
 

@@ -222,6 +222,9 @@ def test_an_arabic_rulebook_is_set_right_to_left_and_reads_back_as_written(tmp_p
     assert len(bullets) == 3  # each item's bullet right of its text
     header = next(line for _, _, line in printed if "القوة"[::-1] in line)
     assert header.index("القوة"[::-1]) < header.index("الوحدة"[::-1])  # the first column at the right
+    contents = [line for _, _, line in _rulebook_lines(pdf, 1) if "...." in line]
+    assert contents[0].startswith("3.") and contents[0].endswith("القواعد"[::-1] + "1")  # its page number left
+    assert contents[2].startswith("3.") and contents[2].endswith("עברית"[::-1] + "1.2")
 
 
 def test_thai_breaks_between_its_words_never_inside_a_cluster():
