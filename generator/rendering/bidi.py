@@ -1,6 +1,7 @@
 """The words of a line of a rulebook paragraph that holds right-to-left text (Hebrew, Arabic), put in the order
-they print by the Unicode bidirectional algorithm (core/shaping.py), word by word: platypus breaks the paragraph into
-lines in logical order and HarfBuzz has shaped each word in its own direction, glyphs from left to right."""
+they print by the Unicode bidirectional algorithm (core/shaping.py): platypus breaks the paragraph into lines in
+logical order and HarfBuzz has shaped each word in its own direction, glyphs from left to right, so the algorithm
+is given a character for each word (or each piece of a word in several fonts, or icon) and each space."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from ..core import shaping
 # in a word HarfBuzz shaped right to left (a heading's "1.2  القواعد", joined by no-break spaces), a number or a
 # Latin word it turned round with the rest: put back left to right
 _LEFT_TO_RIGHT = re.compile(r"[0-9A-Za-z]+(?:[.,:/][0-9A-Za-z]+)*")
-# what stands for a word in the text given to the algorithm: a right-to-left, a left-to-right letter, a number,
-# a neutral mark, an icon
-_STANDS_FOR = {"R": "\u05d0", "L": "a", "EN": "1", "ON": "!", "icon": "\ufffc"}
+# what stands for a word in the text given to the algorithm: one with a right-to-left letter, one with a
+# left-to-right letter, a number, a neutral mark, an icon; and a space
+_STANDS_FOR = {"R": "\u05d0", "L": "a", "EN": "1", "ON": "!", "icon": "\ufffc", "space": " "}
 
 
 def visual_line(frags: list, level: int) -> list:
     """The fragments of a line (platypus's FragLine.words: text with its font, or an icon), in logical order,
-    remade as fragments in the order they print, in a paragraph of base `level` (1, right to left): words apart
-    (at spaces) by their level; in a word, its fragments as HarfBuzz left them (it shapes a word as a whole)."""
+    remade as fragments in the order they print, in a paragraph of base `level` (1, right to left). A word that
+    HarfBuzz shaped right to left as a whole, in several fonts, keeps the order it gave its fragments; one with
+    an icon inside is in logical order, each fragment and icon ordered by the algorithm."""
     words: list[list[tuple]] = [[]]  # each a list of (fragment, its text or None for an icon)
     tail = []  # a line break ends the line wherever it prints
     for frag in frags:
@@ -43,29 +45,31 @@ def visual_line(frags: list, level: int) -> list:
     words = [word for word in words if word]
     if not words:
         return frags
-    kinds = [_kind(word) for word in words]
-    levels = shaping.levels(" ".join(_STANDS_FOR[kind] for kind in kinds), level)[::2]
-    line: list = []
-    spacer = None  # the last text fragment: a space before an icon is in its font
-    for index in shaping.visual_order(levels):
-        turned = _shaped_right_to_left("".join(text for _, text in words[index] if text))
-        for number, (frag, text) in enumerate(words[index]):
-            space = " " if line and number == 0 else ""
-            if text is not None:
-                spacer = frag.clone(text=space + (_turned(text) if turned else text))
-                line.append(spacer)
+    units: list[tuple[str, list[tuple]]] = []  # (what it is, its pieces) in logical order, spaces between words
+    spacer = next((frag for word in words for frag, text in word if text is not None), None)  # a space's font
+    for word in words:
+        if units and spacer is not None:
+            units.append(("space", [(spacer, " ")]))
+        spacer = next((frag for frag, text in reversed(word) if text is not None), spacer)
+        if _shaped_right_to_left("".join(text for _, text in word if text)):
+            word = [(frag, text if text is None else _turned(text)) for frag, text in word]
+            if all(text is not None for _, text in word):  # fragments in the order HarfBuzz gave them
+                units.append(("R", word))
                 continue
-            if space and spacer is not None:
-                line.append(spacer.clone(text=space))
-            line.append(frag)
+        # each fragment of the word in logical order (reportlab puts an icon's word back so)
+        units += [(_kind(text), [(frag, text)]) for frag, text in word]
+    levels = shaping.levels("".join(_STANDS_FOR[kind] for kind, _ in units), level)
+    line = []
+    for index in shaping.visual_order(levels):
+        for frag, text in units[index][1]:
+            line.append(frag if text is None else frag.clone(text=text))
     return line + tail
 
 
-def _kind(word: list[tuple]) -> str:
-    """What a word is to the algorithm: right to left if it has a Hebrew or Arabic letter, left to right if a Latin
-    (or other) letter, else a number, a neutral mark, or an icon."""
-    text = "".join(text for _, text in word if text)
-    if not text:
+def _kind(text: str | None) -> str:
+    """What a piece of a word is to the algorithm: right to left if it has a Hebrew or Arabic letter, left to
+    right if a Latin (or other) letter, else a number, a neutral mark, or an icon (None)."""
+    if text is None:
         return "icon"
     classes = {unicodedata.bidirectional(char) for char in text}
     return ("R" if classes & {"R", "AL"} else "L" if "L" in classes else "EN" if classes & {"EN", "AN"} else "ON")

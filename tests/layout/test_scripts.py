@@ -252,3 +252,22 @@ def test_the_thai_test_game_wraps_its_card_text_between_words(tmp_path):
 
         ends = [sum(len(line) for line in lines[2:index]) for index in range(3, len(lines))]
         assert set(ends) <= set(thai.breaks(text))
+
+
+def test_icons_and_numbers_in_a_right_to_left_line_print_in_the_order_of_the_bidi_algorithm(tmp_path, font_book):
+    """Word by word, and piece by piece inside a word: a number and the icon after it (read right to left: the
+    number, then the icon), an icon and the full stop written against an Arabic word, left of it."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import SimpleDocTemplate
+
+    from generator.core import fonts
+    from generator.rendering.flowables import Paragraph
+    from pdfcheck import ICON_AT, read_back
+
+    fonts.face("text")
+    icon = f'<img src="{TESTS / "fixtures" / "gallery" / "art" / "badge.png"}" width="10" height="10"/>'
+    pdf = tmp_path / "line.pdf"
+    SimpleDocTemplate(str(pdf), pagesize=(400, 100), topMargin=10, bottomMargin=10).build(
+        [Paragraph(f"ادفع 2{icon} ثم بطاقة{icon}.", ParagraphStyle("body", fontName="text", fontSize=12))])
+    printed = unicodedata.normalize("NFKC", read_back(pdf, 0))
+    assert printed == "." + ICON_AT + "بطاقة"[::-1] + "ثم"[::-1] + ICON_AT + "2" + "ادفع"[::-1]
