@@ -14,8 +14,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Image, Table
 
 from ..core import linebreak, shaping, svg
-from . import bidi
 from ..core.units import PT_PER_MM
+from . import bidi
 from .markup import attribute, plain
 from .vectors import PLACEHOLDER, VectorIcon
 
