@@ -22,6 +22,7 @@ from ..core.options import Options
 from ..formats.statistics import deal, game_statistics
 from ..layout.boards import lay_out_board
 from ..reading.loading import load_game
+from ..reading.rereading import DeckFiles
 from .images import FaceImages
 from .tracing import TracingEvaluator
 from .cards import CardLayouts, DeckLayout, Laid
@@ -51,6 +52,7 @@ class Preview:
         self.options = options
         self.images = FaceImages(told=self._republish)
         self.layouts = CardLayouts()
+        self.deck_files = DeckFiles()  # the deck files as last read: a save is read as far as it changed them
         self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
         self.cards: dict[tuple, str] = {}  # per card key, image keys and findings, the card's entry as JSON
         self.version = 0
@@ -72,7 +74,7 @@ class Preview:
             self.images.forget()
             self.layouts.forget()
         try:
-            game = load_game(self.root, self.options.variants, self.options.sets)
+            game = load_game(self.root, self.options.variants, self.options.sets, self.deck_files)
             findings = check_data(game)
         except MusterError as exc:
             game, findings = None, [exc.finding()]
