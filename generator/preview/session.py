@@ -17,7 +17,7 @@ from typing import Iterable, NamedTuple
 from ..checking.data import check_data
 from ..core.display import Face
 from ..core.errors import Finding, MusterError, has_errors
-from ..core.model import Deck, Game
+from ..core.model import Card, Deck, Game
 from ..core.options import Options
 from ..formats.statistics import deal, game_statistics
 from ..layout.boards import lay_out_board
@@ -33,11 +33,23 @@ DRAWN_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf", ".ttc
 
 
 class Shown(NamedTuple):
-    """A deck as last shown: its entry but for its cards, each card's entry as JSON, and the keys of its faces."""
+    """A deck as last shown: its entry but for its cards, each card's entry as JSON, the keys of its faces, and
+    what each card's entry was made of (a _Made)."""
 
     entry: dict
     cards: list[str]
     faces: list[str]
+    made: list[_Made]
+
+
+class _Made(NamedTuple):
+    """What a card's entry was made of: the card, its Laid, its findings as JSON, and its faces' keys."""
+
+    card: Card
+    laid: Laid
+    findings: str
+    front: str | None
+    back: str | None
 
 
 class Preview:
@@ -84,9 +96,9 @@ class Preview:
             findings += self._lay_out(game, findings)
             self.game, self.statistics = game, game_statistics(game)["decks"]
             self._publish(game.title, findings, stale=False)
-            self.images.trim()
-            self.layouts.trim()
             shown = set(self._shown_faces())
+            self.images.trim(shown)
+            self.layouts.trim()
             self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
         self.findings = findings
         self.seconds = time.perf_counter() - began
@@ -107,22 +119,44 @@ class Preview:
         found = card_findings(findings + laid_out, [deck for deck, _ in fresh], self.root)
         cards: dict[tuple, str] = {}
         for deck, laid in fresh:
-            faces = list(dict.fromkeys(face for card in laid.cards for face in (card.front, card.back) if face))
-            keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
-            texts = []
-            for number, (card, key, done) in enumerate(zip(deck.cards, laid.keys, laid.cards + _unlaid(deck, laid))):
-                shown = (key, keys.get(done.front), keys.get(done.back), encoded(found.get((deck.id, number), [])))
-                text = cards[shown] = self.cards.get(shown) or encoded(
-                    card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
-                texts.append(text)
-            for face, key in keys.items():
-                self._outline(face, key)
-            decks[deck.id] = Shown({**deck_entry(deck, self.options.bleed), "stale": False}, texts, list(keys.values()))
+            decks[deck.id] = self._shown(deck, laid, found, cards)
         if has_errors(game.findings):  # a deck gone from a game.yaml that reads with errors (a save cut short)
             decks |= {deck_id: old._replace(entry={**old.entry, "stale": True})
                       for deck_id, old in self.decks.items() if deck_id not in decks}
         self.decks, self.cards = decks, cards
         return laid_out + self._lay_out_boards(game)
+
+    def _shown(self, deck: Deck, laid: DeckLayout, found: dict[tuple[str, int], list[dict]],
+               cards: dict[tuple, str]) -> Shown:
+        """The deck as the page shows it, laid out as `laid`, its cards' findings in `found`. A card whose entry
+        is made of what it was made of the last time, at the same place, keeps it as it was; the others' entries
+        are made, or found in `self.cards` (by their key and what is shown of them), and kept in `cards`."""
+        old = self.decks.get(deck.id)
+        before = old.made if old is not None else []
+        done = laid.cards + _unlaid(deck, laid)
+        texts = [encoded(found[(deck.id, number)]) if (deck.id, number) in found else "[]"
+                 for number in range(len(deck.cards))]
+        kept = [number < len(before) and before[number].card is card and before[number].laid is laid_card
+                and before[number].findings == text
+                for number, (card, laid_card, text) in enumerate(zip(deck.cards, done, texts))]
+        faces = list(dict.fromkeys(face for laid_card, same in zip(done, kept) if not same
+                                   for face in (laid_card.front, laid_card.back) if face))
+        keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
+        for face, key in keys.items():
+            self._outline(face, key)
+        made, entries = [], []
+        for number, (card, key, laid_card, text, same) in enumerate(zip(deck.cards, laid.keys, done, texts, kept)):
+            if same:
+                made.append(before[number])
+                entries.append(old.cards[number])
+                continue
+            shown = (key, keys.get(laid_card.front), keys.get(laid_card.back), text)
+            entry = cards[shown] = self.cards.get(shown) or encoded(
+                card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
+            made.append(_Made(card, laid_card, text, shown[1], shown[2]))
+            entries.append(entry)
+        faces_shown = list(dict.fromkeys(key for m in made for key in (m.front, m.back) if key))
+        return Shown({**deck_entry(deck, self.options.bleed), "stale": False}, entries, faces_shown, made)
 
     def _lay_out_boards(self, game: Game) -> list[Finding]:
         findings: list[Finding] = []
