@@ -4,7 +4,8 @@
 
 For each synthetic game (bench/synthetic.py): `muster preview GAME --no-open` runs as a process; each edit changes
 one card's value in cards.yaml and times from the write until the server answers the state with that card's new
-front and then the new PNG itself, as the page would fetch them. The median of the edits, and the server's own
+front (what changed since the state before, made whole as the page makes it) and then the new PNG itself, as the page
+would fetch them. The median of the edits, and the server's own
 median refresh time (what it prints), per size.
 """
 
@@ -39,9 +40,9 @@ def measure(work: Path, sizes: list[int], edits: int) -> None:
             url = first.split(" at ")[1].split()[0]
             refreshes: list[int] = []
             threading.Thread(target=_follow, args=(process, refreshes), daemon=True).start()
-            state = _state(url, 0)
+            state = _state(url, None)
             while state["version"] == 0:  # a big game's first refresh outlasts the server's wait
-                state = _state(url, 0)
+                state = _state(url, None)
             started = time.perf_counter() - began
             times = []
             for edit in range(edits):
@@ -65,7 +66,7 @@ def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[d
     began = time.perf_counter()
     cards.write_text("".join(lines))
     while True:
-        state = _state(url, state["version"])
+        state = _state(url, state)
         new = state["decks"][0]["cards"][index]["front"]
         if new != old:
             with urllib.request.urlopen(f"{url}face/{new}.png", timeout=30) as response:
@@ -73,9 +74,25 @@ def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[d
             return state, time.perf_counter() - began
 
 
-def _state(url: str, after: int) -> dict:
-    with urllib.request.urlopen(f"{url}state.json?after={after}", timeout=120) as response:
-        return json.loads(response.read())
+def _state(url: str, shown: dict | None) -> dict:
+    """The state after the one `shown`, as the page makes it of what the server sends (page.js, merged): the whole
+    state, or what changed since the one shown."""
+    with urllib.request.urlopen(f"{url}state.json?after={shown['version'] if shown else 0}", timeout=120) as response:
+        sent = json.loads(response.read())
+    if "after" not in sent:
+        return sent
+    decks = []
+    for deck in sent["decks"]:
+        if "cards" not in deck:
+            cards = next(old for old in shown["decks"] if old["id"] == deck["id"])["cards"][:deck.pop("size")]
+            for index, card in sorted((int(index), card) for index, card in deck.pop("changed").items()):
+                if index < len(cards):
+                    cards[index] = card
+                else:  # a card added at the end
+                    cards.append(card)
+            deck["cards"] = cards
+        decks.append(deck)
+    return {**sent, "decks": decks, "outlines": {**shown["outlines"], **sent["outlines"]}}
 
 
 def _follow(process: subprocess.Popen, refreshes: list[int]) -> None:

@@ -76,6 +76,9 @@ class Preview:
         self.seconds = 0.0  # how long the last refresh took
         self.findings: list[Finding] = []  # the last refresh's
         self.published: tuple[str, list[Finding], bool] = (root.name, [], False)  # what _publish last had
+        self.delta = self.state  # what changed since the version before (see _publish)
+        self.sent: dict[str, list[str]] = {}  # per deck, its cards as last published
+        self.sent_outlines: dict[str, str] = {}  # the outlines last published, by face key
         self.game: Game | None = None  # the last game read well: test draws deal from it
         self.statistics: list[dict] = []  # each deck of it counted (formats/statistics.py)
 
@@ -85,6 +88,8 @@ class Preview:
         if any(Path(path).suffix.lower() in DRAWN_SUFFIXES for path in changed):
             self.images.forget()
             self.layouts.forget()
+            with self.updated:
+                self.sent = {}  # every card sent whole again: the page asks for every image again, stand-ins too
         try:
             game = load_game(self.root, self.options.variants, self.options.sets, self.deck_files)
             findings = check_data(game)
@@ -191,22 +196,31 @@ class Preview:
 
     def _publish(self, title: str, findings: list[Finding], stale: bool) -> None:
         """The next version of the state, with the faces that could not be drawn, and every page waiting for it
-        woken."""
+        woken. Besides the whole state, what changed since the version before (`delta`): a page showing that
+        version is sent only the cards and outlines that changed, not thousands of cards again for each save."""
         self.published = (title, findings, stale)
         findings = findings + list(self.images.problems.values())
         boards = [{**entry, "stale": entry["stale"] or stale} for entry in self.boards.values()]
-        decks = [(deck, deck.entry["stale"] or stale) for deck in self.decks.values()]
-        stale = any(old for _, old in decks) or any(entry["stale"] for entry in boards)  # anything old: said on top
-        deck_texts = [encoded({**deck.entry, "stale": old})[:-1] + ',"cards":[' + ",".join(deck.cards) + "]}"
-                      for deck, old in decks]
-        outlines = ",".join(f'"{key}":{self.outlines[key]}' for key in dict.fromkeys(self._shown_faces())
-                            if key in self.outlines)
+        decks = {deck_id: (deck, deck.entry["stale"] or stale) for deck_id, deck in self.decks.items()}
+        stale = any(old for _, old in decks.values()) or any(entry["stale"] for entry in boards)  # said on top
+        heads = {deck_id: encoded({**deck.entry, "stale": old})[:-1] for deck_id, (deck, old) in decks.items()}
+        deck_texts = [heads[deck_id] + ',"cards":[' + ",".join(deck.cards) + "]}"
+                      for deck_id, (deck, _) in decks.items()]
+        outlines = {key: self.outlines[key] for key in dict.fromkeys(self._shown_faces()) if key in self.outlines}
         with self.updated:
+            changes = [heads[deck_id] + _changes(self.sent.get(deck_id), deck.cards)
+                       for deck_id, (deck, _) in decks.items()]
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
                             "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
-                            "statistics": self.statistics})
-            self.state = (head[:-1] + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{' + outlines + "}}").encode()
+                            "statistics": self.statistics})[:-1]
+            self.state = (head + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{'
+                          + ",".join(f'"{key}":{text}' for key, text in outlines.items()) + "}}").encode()
+            added = ",".join(f'"{key}":{text}' for key, text in outlines.items() if key not in self.sent_outlines)
+            self.delta = (head + f',"after":{self.version - 1},"decks":[' + ",".join(changes) + '],"outlines":{'
+                          + added + "}}").encode()
+            self.sent = {deck_id: deck.cards for deck_id, (deck, _) in decks.items()}
+            self.sent_outlines = outlines
             self.updated.notify_all()
 
     def deal(self, deck_id: str, hand: int, seed: int) -> bytes:
@@ -221,10 +235,21 @@ class Preview:
         return encoded(dealt).encode()
 
     def wait(self, after: int, timeout: float) -> bytes:
-        """The state once its version is past `after`, or as it is after `timeout` seconds."""
+        """The state once its version is past `after`, or as it is after `timeout` seconds: what changed since
+        `after` when that is the version just before, else the whole state."""
         with self.updated:
             self.updated.wait_for(lambda: self.version > after, timeout)
-            return self.state
+            return self.delta if after and after == self.version - 1 else self.state
+
+
+def _changes(sent: list[str] | None, cards: list[str]) -> str:
+    """The end of a deck's entry in a delta: its cards, when they were not sent before, else its number of cards and
+    those that differ from the ones sent, by index (a card kept is the same text as sent: told by identity)."""
+    if sent is None:
+        return ',"cards":[' + ",".join(cards) + "]}"
+    changed = [f'"{number}":{text}' for number, text in enumerate(cards)
+               if number >= len(sent) or (sent[number] is not text and sent[number] != text)]
+    return f',"size":{len(cards)},"changed":{{' + ",".join(changed) + "}}"
 
 
 def _unlaid(deck: Deck, laid: DeckLayout) -> list[Laid]:

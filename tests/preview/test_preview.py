@@ -510,3 +510,23 @@ def test_a_face_shown_all_along_is_kept_however_long_ago_it_was_asked_for(make_g
     assert len(preview.images.keys) == 44
     assert all(preview.images.png(card[side]) is not None
                for card in state(preview)["decks"][0]["cards"] for side in ("front", "back"))
+
+
+def test_a_page_showing_the_version_before_is_sent_only_what_changed(served):
+    """After a one-card save, a page at the version before gets that card and its new face's outlines, not the deck;
+    a page at any other version (none, or an older one) gets the whole state."""
+    folder, preview, server = served
+    preview.refresh()
+    shown = state(preview)
+    (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"force: 3": "force: 4"}))
+    preview.refresh([folder / "reds.yaml"])
+    whole = state(preview)
+    sent = json.loads(fetch(server, f"/state.json?after={shown['version']}")[2])
+    assert (sent["after"], sent["version"]) == (shown["version"], whole["version"])
+    deck = sent["decks"][0]
+    assert "cards" not in deck and deck["size"] == 2 and deck["changed"] == {"1": whole["decks"][0]["cards"][1]}
+    assert list(sent["outlines"]) == [whole["decks"][0]["cards"][1]["front"]]
+    assert {key: sent[key] for key in ("title", "stale", "findings", "statistics")} == {
+        key: whole[key] for key in ("title", "stale", "findings", "statistics")}
+    for query in ("after=0", f"after={shown['version'] - 1}"):
+        assert json.loads(fetch(server, "/state.json?" + query)[2]) == whole
