@@ -68,17 +68,19 @@ class Preview:
         self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
         self.cards: dict[tuple, str] = {}  # per card key, image keys and findings, the card's entry as JSON
         self.version = 0
-        self.state = encoded({"version": 0, "title": root.name, "stale": False, "findings": [], "boards": [],
-                              "decks": [], "outlines": {}}).encode()  # until the first refresh: nothing yet
+        self.whole: bytes | None = encoded({"version": 0, "title": root.name, "stale": False, "findings": [],
+                                            "boards": [], "decks": [], "outlines": {}}).encode()  # nothing yet
+        # what the whole state is made of: its head, each deck's head and cards, the faces shown, the outlines
+        self.parts: tuple[str, list[tuple[str, list[str]]], list[list[str]], dict[str, str]] = ("", [], [], {})
         self.updated = threading.Condition()
         self.decks: dict[str, Shown] = {}  # per deck, as last laid out in full
         self.boards: dict[str, dict] = {}  # per board, its last good entry
         self.seconds = 0.0  # how long the last refresh took
         self.findings: list[Finding] = []  # the last refresh's
         self.published: tuple[str, list[Finding], bool] = (root.name, [], False)  # what _publish last had
-        self.delta = self.state  # what changed since the version before (see _publish)
+        self.delta = self.whole  # what changed since the version before (see _publish)
         self.sent: dict[str, list[str]] = {}  # per deck, its cards as last published
-        self.sent_outlines: dict[str, str] = {}  # the outlines last published, by face key
+        self.touched: list[str] = []  # the faces of the cards and boards shown anew since the last version
         self.game: Game | None = None  # the last game read well: test draws deal from it
         self.statistics: list[dict] = []  # each deck of it counted (formats/statistics.py)
 
@@ -101,10 +103,12 @@ class Preview:
             findings += self._lay_out(game, findings)
             self.game, self.statistics = game, game_statistics(game)["decks"]
             self._publish(game.title, findings, stale=False)
-            shown = set(self._shown_faces())
-            self.images.trim(shown)
+            faces = sum(len(deck.faces) for deck in self.decks.values()) + len(self.boards)
+            if len(self.outlines) > 2 * faces + 64 or len(self.images.keys) > self.images.limit:  # seldom
+                shown = set(self._shown_faces())
+                self.images.trim(shown)
+                self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
             self.layouts.trim()
-            self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
         self.findings = findings
         self.seconds = time.perf_counter() - began
 
@@ -182,7 +186,8 @@ class Preview:
         return findings
 
     def _outline(self, face: Face, key: str) -> None:
-        """The outlines of a face as JSON, made once per face."""
+        """The outlines of a face as JSON, made once per face; the face noted as shown anew."""
+        self.touched.append(key)
         if key not in self.outlines:
             self.outlines[key] = encoded(outline_entries(self.layouts.traces.get(face, ()), self.root))
 
@@ -204,9 +209,8 @@ class Preview:
         decks = {deck_id: (deck, deck.entry["stale"] or stale) for deck_id, deck in self.decks.items()}
         stale = any(old for _, old in decks.values()) or any(entry["stale"] for entry in boards)  # said on top
         heads = {deck_id: encoded({**deck.entry, "stale": old})[:-1] for deck_id, (deck, old) in decks.items()}
-        deck_texts = [heads[deck_id] + ',"cards":[' + ",".join(deck.cards) + "]}"
-                      for deck_id, (deck, _) in decks.items()]
-        outlines = {key: self.outlines[key] for key in dict.fromkeys(self._shown_faces()) if key in self.outlines}
+        faces = [deck.faces for deck in self.decks.values()] + [[board["image"] for board in self.boards.values()]]
+        outlines = dict(self.outlines)
         with self.updated:
             changes = [heads[deck_id] + _changes(self.sent.get(deck_id), deck.cards)
                        for deck_id, (deck, _) in decks.items()]
@@ -214,13 +218,14 @@ class Preview:
             head = encoded({"version": self.version, "title": title, "stale": stale,
                             "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
                             "statistics": self.statistics})[:-1]
-            self.state = (head + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{'
-                          + ",".join(f'"{key}":{text}' for key, text in outlines.items()) + "}}").encode()
-            added = ",".join(f'"{key}":{text}' for key, text in outlines.items() if key not in self.sent_outlines)
+            self.whole = None
+            self.parts = (head, [(heads[deck_id], deck.cards) for deck_id, (deck, _) in decks.items()], faces,
+                          outlines)
+            added = ",".join(f'"{key}":{outlines[key]}' for key in dict.fromkeys(self.touched) if key in outlines)
             self.delta = (head + f',"after":{self.version - 1},"decks":[' + ",".join(changes) + '],"outlines":{'
                           + added + "}}").encode()
             self.sent = {deck_id: deck.cards for deck_id, (deck, _) in decks.items()}
-            self.sent_outlines = outlines
+            self.touched = []
             self.updated.notify_all()
 
     def deal(self, deck_id: str, hand: int, seed: int) -> bytes:
@@ -233,6 +238,19 @@ class Preview:
         except MusterError as exc:
             dealt = {"deck": deck_id, "seed": seed, "error": exc.message}
         return encoded(dealt).encode()
+
+    @property
+    def state(self) -> bytes:
+        """The whole state as JSON, made when first asked for after each refresh: a page that follows every save
+        is sent what changed, and at thousands of cards making the whole cost more than the rest of a refresh."""
+        with self.updated:
+            if self.whole is None:
+                head, decks, faces, outlines = self.parts
+                shown = dict.fromkeys(key for keys in faces for key in keys)
+                self.whole = (head + ',"decks":[' + ",".join(text + ',"cards":[' + ",".join(cards) + "]}"
+                                                             for text, cards in decks) + '],"outlines":{'
+                              + ",".join(f'"{key}":{outlines[key]}' for key in shown if key in outlines) + "}}").encode()
+            return self.whole
 
     def wait(self, after: int, timeout: float) -> bytes:
         """The state once its version is past `after`, or as it is after `timeout` seconds: what changed since

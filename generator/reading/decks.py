@@ -214,29 +214,28 @@ def _yaml_cards(reader: Reader, path: Path, files: DeckFiles | None) -> tuple[Se
 
 def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckFiles | None) -> list[Card] | None:
     """The cards of one deck file; None when the file cannot be read as a list of cards at all. With `files`, the
-    cards of the entries read before, from the same source and at the same index, are those made then, with the
-    findings made then."""
+    card of an entry that is the same object as when its file was last read, at the same place, as the same source
+    says, is the one made then, with the findings made then."""
     sheet = path.suffix.lower() in SUFFIXES
     read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path, files)
     if read is None:
         return None
     # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
     raw_cards, misspelt = read
-    made, fresh = files.cards(path, source) if files is not None and not sheet else ({}, {})
+    made, fresh = files.cards(path, (source, start)) if files is not None and not sheet else ([], [])
     cards = []
     for index, raw in enumerate(raw_cards):
-        kept = made.get(id(raw))
-        if kept is not None and kept[0] is raw and kept[1] == start + index:
-            card, found = kept[2], kept[3]
-            reader.findings.extend(found)
+        kept = made[index] if index < len(made) else None
+        if kept is not None and kept[0] is raw:
+            if kept[2]:
+                reader.findings.extend(kept[2])
         else:
             mark = len(reader.findings)
-            card = _card(reader, raw, raw_cards.item_where[index], "" if sheet else f"cards[{index}]", source,
-                         misspelt, start + index)
-            found = reader.findings[mark:]
-        fresh[id(raw)] = (raw, start + index, card, found)
-        if card is not None:
-            cards.append(card)
+            kept = (raw, _card(reader, raw, raw_cards.item_where[index], "" if sheet else f"cards[{index}]", source,
+                               misspelt, start + index), tuple(reader.findings[mark:]))
+        fresh.append(kept)
+        if kept[1] is not None:
+            cards.append(kept[1])
     return cards
 
 

@@ -41,7 +41,7 @@ class DeckFiles:
 
     def __init__(self):
         self.read: dict[Path, _Read] = {}
-        self.made: dict[Path, tuple[object, dict[int, tuple]]] = {}
+        self.made: dict[Path, tuple[object, list[tuple]]] = {}
         self.parsed = 0
 
     def load(self, path: Path):
@@ -101,14 +101,14 @@ class DeckFiles:
         self.read = {path: read for path, read in self.read.items() if path in paths}
         self.made = {path: made for path, made in self.made.items() if path in paths}
 
-    def cards(self, path: Path, source: object) -> tuple[dict[int, tuple], dict[int, tuple]]:
+    def cards(self, path: Path, source: object) -> tuple[list[tuple], list[tuple]]:
         """What was made of each card entry of `path` the last time its cards were read as `source` says (by the
-        id of the entry: the entry, its index, and what was made of it; nothing when they were read otherwise),
-        and where to keep what is made of them this time, which replaces it."""
-        kept_source, made = self.made.get(path, (None, {}))
-        fresh: dict[int, tuple] = {}
+        entry's place in the file: the entry, its card, the findings made; nothing when they were read otherwise),
+        and the list to fill with what is made of them this time, which replaces it."""
+        kept_source, made = self.made.get(path, (None, []))
+        fresh: list[tuple] = []
         self.made[path] = (source, fresh)
-        return (made if kept_source == source else {}), fresh
+        return (made if kept_source == source else []), fresh
 
 
 def _starts(lines: list[str], cards) -> list[int] | None:

@@ -525,7 +525,8 @@ def test_a_page_showing_the_version_before_is_sent_only_what_changed(served):
     assert (sent["after"], sent["version"]) == (shown["version"], whole["version"])
     deck = sent["decks"][0]
     assert "cards" not in deck and deck["size"] == 2 and deck["changed"] == {"1": whole["decks"][0]["cards"][1]}
-    assert list(sent["outlines"]) == [whole["decks"][0]["cards"][1]["front"]]
+    card = whole["decks"][0]["cards"][1]
+    assert card["front"] in sent["outlines"] and set(sent["outlines"]) <= {card["front"], card["back"]}
     assert {key: sent[key] for key in ("title", "stale", "findings", "statistics")} == {
         key: whole[key] for key in ("title", "stale", "findings", "statistics")}
     for query in ("after=0", f"after={shown['version'] - 1}"):
