@@ -214,19 +214,19 @@ def _yaml_cards(reader: Reader, path: Path, files: DeckFiles | None) -> tuple[Se
 
 def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckFiles | None) -> list[Card] | None:
     """The cards of one deck file; None when the file cannot be read as a list of cards at all. With `files`, the
-    card of an entry that is the same object as when its file was last read, at the same place, as the same source
-    says, is the one made then, with the findings made then."""
+    card of an entry that is the same object as when its file was last read (a sheet's row: the same values in the
+    same cells), at the same place, as the same source says, is the one made then, with the findings made then."""
     sheet = path.suffix.lower() in SUFFIXES
     read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path, files)
     if read is None:
         return None
     # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
     raw_cards, misspelt = read
-    made, fresh = files.cards(path, (source, start)) if files is not None and not sheet else ([], [])
+    made, fresh = files.cards(path, (source, start, misspelt)) if files is not None else ([], [])
     cards = []
     for index, raw in enumerate(raw_cards):
         kept = made[index] if index < len(made) else None
-        if kept is not None and kept[0] is raw:
+        if kept is not None and (kept[0] is raw or sheet and _same_row(kept[0], raw)):
             if kept[2]:
                 reader.findings.extend(kept[2])
         else:
@@ -237,6 +237,15 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckF
         if kept[1] is not None:
             cards.append(kept[1])
     return cards
+
+
+def _same_row(old, new) -> bool:
+    """Whether two rows of one sheet, read as card mappings, hold the same values (of the same types: 1 == True in
+    Python, not on a card) in the same cells."""
+    return (isinstance(old, Map) and isinstance(new, Map) and old.where.line == new.where.line
+            and list(old) == list(new) and all(type(a) is type(b) and a == b for a, b in zip(old.values(), new.values()))
+            and [w.column for w in old.value_where.values()] == [w.column for w in new.value_where.values()]
+            and [w.column for w in old.key_where.values()] == [w.column for w in new.key_where.values()])
 
 
 def _card(reader: Reader, raw, where: Location, field: str, source: _Source, misspelt: frozenset[str],

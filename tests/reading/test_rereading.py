@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
+from conftest import patched
 from generator.reading.loading import load_game
 from generator.reading.rereading import DeckFiles
 
@@ -112,3 +113,56 @@ def test_a_save_that_adds_a_line_is_read_whole(make_game):
     game = load_game(folder, deck_files=deck_files)
     assert deck_files.parsed == 3
     assert [card.where.line for card in game.decks["reds"].cards] == [2, 3, 5]
+
+
+_CELLS = st.sampled_from(["", "Alpha", "Bravo", "1", "1.0", "2", "true", "x", "L", "U", "Q", "E", "E, W", "1941", "1.5",
+                          "-3", '"a, b"', "Card 0"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.lists(_CELLS, min_size=6, max_size=6), min_size=1, max_size=8),
+       edits=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 5), _CELLS, st.sampled_from(["cell", "row", "drop"])),
+                      min_size=1, max_size=6))
+# a cell of the same value as a number of another type: 1 == 1.0 in Python, but not on a card
+@example([["Alpha", "1", "1", "U", "E", "1"]], [(0, 5, "1.0", "cell")])
+def test_a_sheet_read_again_is_what_reading_it_whole_gives(make_game, rows, edits):
+    """A CSV deck saved again (a cell changed, a row added or taken away, rows that merge as copies of one card):
+    its cards and findings are those a whole read gives, its rows unchanged kept as the cards made before."""
+    rows = [[f"Card {n}" if not row[0] else row[0], *row[1:]] for n, row in enumerate(rows)]
+    folder = _sheet_game(make_game, rows)
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    for row, column, cell, how in edits:
+        if how == "cell":
+            rows[row % len(rows)][column] = cell
+        elif how == "row":
+            rows.insert(row % (len(rows) + 1), [f"New {row}", cell, cell, "U", "E", cell])
+        elif len(rows) > 1:
+            del rows[row % len(rows)]
+        (folder / "reds.csv").write_text(_csv(rows))
+        assert _read(folder, deck_files) == _read(folder, None)
+
+
+def _sheet_game(make_game, rows: list[list[str]]):
+    """The tiny game with its deck in reds.csv, of `rows`, and a trait of numbers (weight) in place of text."""
+    game_yaml = patched((make_game() / "game.yaml").read_text(), {"file: reds.yaml": "file: reds.csv",
+                                                                  "  text:   {kind: text}": "  weight: {kind: number}"})
+    return make_game({"game.yaml": game_yaml, "reds.csv": _csv(rows)})
+
+
+def _csv(rows: list[list[str]]) -> str:
+    return "Title,Count,Force,Type,Fronts,Weight\n" + "".join(",".join(row) + "\n" for row in rows)
+
+
+def test_a_sheet_saved_with_one_cell_changed_keeps_the_other_rows_cards(make_game):
+    rows = [[f"Card {n}", "1", str(n % 9), "U", "E", "2"] for n in range(50)]
+    folder = _sheet_game(make_game, rows)
+    deck_files = DeckFiles()
+    before = load_game(folder, deck_files=deck_files).decks["reds"].cards
+    rows[20][2] = "12"
+    (folder / "reds.csv").write_text(_csv(rows))
+    game = load_game(folder, deck_files=deck_files)
+    assert [n for n, (old, new) in enumerate(zip(before, game.decks["reds"].cards)) if old is not new] == [20]
+    assert [(f.code, f.where.line, f.where.column) for f in game.findings if f.code != "deck-size"] == [
+        ("out-of-range", 22, 3)]
+    assert game == load_game(folder)
