@@ -5,8 +5,8 @@
 For each synthetic game (bench/synthetic.py): `muster preview GAME --no-open` runs as a process; each edit changes
 one card's value in cards.yaml and times from the write until the server answers the state with that card's new
 front (what changed since the state before, made whole as the page makes it) and then the new PNG itself, as the page
-would fetch them. The median of the edits, and the server's own
-median refresh time (what it prints), per size.
+would fetch them. The median of the edits, the server's own median refresh time (what it prints), and the peak
+memory of the preview's process, per size.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ REFRESH = re.compile(r"version (\d+): .*, (\d+) ms")
 
 
 def measure(work: Path, sizes: list[int], edits: int) -> None:
-    print(f"{'cards':>6} {'start s':>8} {'edit ms (median)':>17} {'min':>6} {'max':>6} {'server ms':>10}")
+    print(f"{'cards':>6} {'start s':>8} {'edit ms (median)':>17} {'min':>6} {'max':>6} {'server ms':>10} "
+          f"{'peak MiB':>9}")
     for size in sizes:
         game = work / f"preview-{size}"
         subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(game), str(size)], check=True)
@@ -52,7 +53,7 @@ def measure(work: Path, sizes: list[int], edits: int) -> None:
                 time.sleep(0.2)
             server = statistics.median(refreshes[-edits:]) if refreshes else float("nan")
             print(f"{size:>6} {started:>8.1f} {statistics.median(times):>17.0f} {min(times):>6.0f} "
-                  f"{max(times):>6.0f} {server:>10.0f}")
+                  f"{max(times):>6.0f} {server:>10.0f} {_peak(process.pid):>9}")
         finally:
             process.terminate()
             process.wait(10)
@@ -93,6 +94,16 @@ def _state(url: str, shown: dict | None) -> dict:
             deck["cards"] = cards
         decks.append(deck)
     return {**sent, "decks": decks, "outlines": {**shown["outlines"], **sent["outlines"]}}
+
+
+def _peak(pid: int) -> str:
+    """The peak resident memory of the preview's process so far (MiB; Linux's VmHWM), or '-' where not known."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return "-"
+    match = re.search(r"VmHWM:\s+(\d+) kB", status)
+    return f"{int(match[1]) / 1024:.0f}" if match else "-"
 
 
 def _follow(process: subprocess.Popen, refreshes: list[int]) -> None:
