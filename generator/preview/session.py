@@ -186,10 +186,11 @@ class Preview:
         return findings
 
     def _outline(self, face: Face, key: str) -> None:
-        """The outlines of a face as JSON, made once per face; the face noted as shown anew."""
-        self.touched.append(key)
+        """The outlines of a face as JSON, made once per face; the face noted as shown anew (once its outlines are
+        there: a page may be sent them at any moment, by a refresh the server asks for)."""
         if key not in self.outlines:
             self.outlines[key] = encoded(outline_entries(self.layouts.traces.get(face, ()), self.root))
+        self.touched.append(key)
 
     def _shown_faces(self) -> list[str]:
         """The keys of every face shown: the decks' and the boards'."""
