@@ -4,8 +4,9 @@
 
 For each synthetic game (bench/synthetic.py): `muster preview GAME --no-open` runs as a process; each edit changes
 one card's value in cards.yaml and times from the write until the server answers the state with that card's new
-front and then the new PNG itself, as the page would fetch them. The median of the edits, and the server's own
-median refresh time (what it prints), per size.
+front (what changed since the state before, made whole as the page makes it) and then the new PNG itself, as the page
+would fetch them. The median of the edits, the server's own median refresh time (what it prints), and the peak
+memory of the preview's process, per size.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ REFRESH = re.compile(r"version (\d+): .*, (\d+) ms")
 
 
 def measure(work: Path, sizes: list[int], edits: int) -> None:
-    print(f"{'cards':>6} {'start s':>8} {'edit ms (median)':>17} {'min':>6} {'max':>6} {'server ms':>10}")
+    print(f"{'cards':>6} {'start s':>8} {'edit ms (median)':>17} {'min':>6} {'max':>6} {'server ms':>10} "
+          f"{'peak MiB':>9}")
     for size in sizes:
         game = work / f"preview-{size}"
         subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(game), str(size)], check=True)
@@ -39,9 +41,9 @@ def measure(work: Path, sizes: list[int], edits: int) -> None:
             url = first.split(" at ")[1].split()[0]
             refreshes: list[int] = []
             threading.Thread(target=_follow, args=(process, refreshes), daemon=True).start()
-            state = _state(url, 0)
+            state = _state(url, None)
             while state["version"] == 0:  # a big game's first refresh outlasts the server's wait
-                state = _state(url, 0)
+                state = _state(url, None)
             started = time.perf_counter() - began
             times = []
             for edit in range(edits):
@@ -51,7 +53,7 @@ def measure(work: Path, sizes: list[int], edits: int) -> None:
                 time.sleep(0.2)
             server = statistics.median(refreshes[-edits:]) if refreshes else float("nan")
             print(f"{size:>6} {started:>8.1f} {statistics.median(times):>17.0f} {min(times):>6.0f} "
-                  f"{max(times):>6.0f} {server:>10.0f}")
+                  f"{max(times):>6.0f} {server:>10.0f} {_peak(process.pid):>9}")
         finally:
             process.terminate()
             process.wait(10)
@@ -65,7 +67,7 @@ def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[d
     began = time.perf_counter()
     cards.write_text("".join(lines))
     while True:
-        state = _state(url, state["version"])
+        state = _state(url, state)
         new = state["decks"][0]["cards"][index]["front"]
         if new != old:
             with urllib.request.urlopen(f"{url}face/{new}.png", timeout=30) as response:
@@ -73,9 +75,35 @@ def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[d
             return state, time.perf_counter() - began
 
 
-def _state(url: str, after: int) -> dict:
-    with urllib.request.urlopen(f"{url}state.json?after={after}", timeout=120) as response:
-        return json.loads(response.read())
+def _state(url: str, shown: dict | None) -> dict:
+    """The state after the one `shown`, as the page makes it of what the server sends (page.js, merged): the whole
+    state, or what changed since the one shown."""
+    with urllib.request.urlopen(f"{url}state.json?after={shown['version'] if shown else 0}", timeout=120) as response:
+        sent = json.loads(response.read())
+    if "after" not in sent:
+        return sent
+    decks = []
+    for deck in sent["decks"]:
+        if "cards" not in deck:
+            cards = next(old for old in shown["decks"] if old["id"] == deck["id"])["cards"][:deck.pop("size")]
+            for index, card in sorted((int(index), card) for index, card in deck.pop("changed").items()):
+                if index < len(cards):
+                    cards[index] = card
+                else:  # a card added at the end
+                    cards.append(card)
+            deck["cards"] = cards
+        decks.append(deck)
+    return {**sent, "decks": decks, "outlines": {**shown["outlines"], **sent["outlines"]}}
+
+
+def _peak(pid: int) -> str:
+    """The peak resident memory of the preview's process so far (MiB; Linux's VmHWM), or '-' where not known."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return "-"
+    match = re.search(r"VmHWM:\s+(\d+) kB", status)
+    return f"{int(match[1]) / 1024:.0f}" if match else "-"
 
 
 def _follow(process: subprocess.Popen, refreshes: list[int]) -> None:

@@ -41,32 +41,60 @@ class DeckLayout(NamedTuple):
     complete: bool
 
 
+class _Remembered(NamedTuple):
+    """A deck as last laid out: the signature it was laid out under (None: lay every card out again), its cards,
+    each card's key and Laid (None for one not laid out), and the Laid of each key."""
+
+    signature: str | None
+    cards: tuple[Card, ...]
+    keys: list[object]
+    laid: list[Laid | None]
+    known: dict[object, Laid]
+
+
+_NOTHING = _Remembered(None, (), [], [], {})
+
+
 class CardLayouts:
     """Every deck's cards laid out, remembered per deck by signature and per card by its values and places;
-    `traces` holds the outlines of every face remembered; `laid_out` counts the cards laid out."""
+    `traces` holds the outlines of every face remembered; `laid_out` counts the cards laid out.
+
+    A card that is the same object as the last time, at the same place in its deck (the reader keeps the cards
+    of the entries a save did not change: reading/rereading.py), is taken as it was without making its key: at
+    thousands of cards, making and comparing every card's key cost more than the edit's own layout."""
 
     def __init__(self):
-        self.decks: dict[str, tuple[str | None, dict[object, Laid]]] = {}
+        self.decks: dict[str, _Remembered] = {}
         self.traces: dict[Face, tuple[Outline, ...]] = {}
         self.laid_out = 0
 
     def lay_out(self, game: Game, deck: Deck, bleed: float) -> DeckLayout:
         """The deck's cards, those not remembered laid out in one pass, one batch per card."""
         signature = _signature(game, deck, bleed)
-        known_signature, known = self.decks.get(deck.id, (None, {}))
-        if signature is None or signature != known_signature:
-            known = {}
-        keys = [card_key(card) for card in deck.cards]
-        missing = list({key: card for key, card in zip(keys, deck.cards) if key not in known}.items())
+        old = self.decks.get(deck.id, _NOTHING)
+        if signature is None or signature != old.signature:
+            old = _NOTHING
+        before = old.cards
+        same = [number < len(before) and before[number] is card for number, card in enumerate(deck.cards)]
+        keys = [old.keys[number] if kept else card_key(card)
+                for number, (card, kept) in enumerate(zip(deck.cards, same))]
+        laid = [old.laid[number] if kept else old.known.get(key)
+                for number, (key, kept) in enumerate(zip(keys, same))]
+        missing = list({key: card for key, card, done in zip(keys, deck.cards, laid) if done is None}.items())
+        known = old.known
         findings: list[Finding] = []
         complete = True
         if missing:
-            laid, findings, complete = self._lay_out(game, deck, bleed, [card for _, card in missing])
-            known = {**known, **{key: result for (key, _), result in zip(missing, laid)}}
+            made, findings, complete = self._lay_out(game, deck, bleed, [card for _, card in missing])
+            new = {key: result for (key, _), result in zip(missing, made)}
+            known = {**known, **new}
+            laid = [done if done is not None else new.get(key) for key, done in zip(keys, laid)]
+        if len(known) > 2 * len(keys) + 64:  # the keys of cards edited away: no more than those shown
+            known = {key: done for key, done in zip(keys, laid) if done is not None}
         self.laid_out += len(missing)
-        self.decks[deck.id] = (signature if complete else None, {key: known[key] for key in keys if key in known})
-        return DeckLayout([known[key] for key in keys if key in known], keys, findings,
-                          complete and all(key in known for key in keys))
+        self.decks[deck.id] = _Remembered(signature if complete else None, deck.cards, keys, laid, known)
+        return DeckLayout([done for done in laid if done is not None], keys, findings,
+                          complete and all(done is not None for done in laid))
 
     def _lay_out(self, game: Game, deck: Deck, bleed: float, cards: list[Card]
                  ) -> tuple[list[Laid], list[Finding], bool]:
@@ -92,8 +120,11 @@ class CardLayouts:
         self.traces.clear()
 
     def trim(self) -> None:
-        """Keep the outlines of the faces of the remembered cards only."""
-        used = {face for _, known in self.decks.values() for laid in known.values()
+        """Keep the outlines of the faces of the remembered cards only, once there are twice as many as those
+        cards have faces: a face's hash is made from all it draws, and a refresh should cost what its edit does."""
+        if len(self.traces) <= 4 * sum(len(deck.laid) for deck in self.decks.values()) + 64:
+            return
+        used = {face for deck in self.decks.values() for laid in deck.laid if laid is not None
                 for face in (laid.front, laid.back) if face is not None}
         self.traces = {face: outlines for face, outlines in self.traces.items() if face in used}
 

@@ -113,14 +113,20 @@ class FaceImages:
             self.waiting.clear()
             self.problems.clear()
 
-    def trim(self) -> None:
-        """Forget the least recently used faces beyond the limit."""
+    def trim(self, shown: set[str]) -> None:
+        """Forget the least recently used faces beyond the limit, but those `shown` (a refresh asks only for the
+        keys of the faces it changed, so a face shown all along may be the least recently asked for)."""
         with self.lock:
-            while len(self.keys) > self.limit:
-                _, key = self.keys.popitem(last=False)
-                self.pngs.pop(key, None)
-                self.waiting.pop(key, None)
-                self.problems.pop(key, None)
+            excess = len(self.keys) - self.limit
+            for entry, key in list(self.keys.items()) if excess > 0 else ():
+                if excess == 0:
+                    break
+                if key not in shown:
+                    del self.keys[entry]
+                    self.pngs.pop(key, None)
+                    self.waiting.pop(key, None)
+                    self.problems.pop(key, None)
+                    excess -= 1
 
 
 def _rasterised(faces: list[Face], bleed: float, dpi: int) -> list[bytes]:

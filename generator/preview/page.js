@@ -5,6 +5,7 @@
 let state = null;
 let selected = null;  // [deck id, card index] of the card whose data is shown
 let view = "decks";  // the view shown: decks (the cards), stats or draw
+const figures = new WeakMap();  // per card shown, its figure and what it was drawn for: drawn again only if changed
 
 // "1 copy", "2 copies": a count with its noun
 function counted(number, one, many) {
@@ -85,6 +86,13 @@ function unhover(box) {
 }
 
 function cardFigure(card, index, deck, pairs) {
+  // A card kept from the state before (the same object: see merged) keeps its figure, and its image loaded.
+  const drawn = [deck.id, index, pairs, deck.width, deck.height, deck.bleed].join(" ");
+  const kept = figures.get(card);
+  if (kept && kept.drawn === drawn) {
+    kept.figure.classList.toggle("selected", Boolean(selected && selected[0] === deck.id && selected[1] === index));
+    return kept.figure;
+  }
   const figure = make("figure", "card");
   figure.dataset.deck = deck.id;
   figure.dataset.index = index;
@@ -103,6 +111,7 @@ function cardFigure(card, index, deck, pairs) {
   }
   if (selected && selected[0] === deck.id && selected[1] === index) figure.classList.add("selected");
   figure.addEventListener("click", () => { selected = [deck.id, index]; showDetails(); draw(); });
+  figures.set(card, {figure, drawn});
   return figure;
 }
 
@@ -269,6 +278,20 @@ function show(chosen) {
   if (view === "draw" && !document.getElementById("hand").childElementCount) deal();
 }
 
+function merged(next) {
+  // A state sent as what changed since the one shown (its version: after): each deck's cards not sent are those
+  // shown, the same objects, and so are the outlines.
+  if (next.after === undefined) return next;
+  const decks = next.decks.map((deck) => {
+    if (deck.cards) return deck;
+    const cards = state.decks.find((shown) => shown.id === deck.id).cards.slice(0, deck.size);
+    for (const [index, card] of Object.entries(deck.changed)) cards[Number(index)] = card;
+    const {changed, size, ...entry} = deck;
+    return {...entry, cards};
+  });
+  return {...next, decks, outlines: {...state.outlines, ...next.outlines}};
+}
+
 async function follow() {
   // Long polling: each answer comes when there is a version newer than the one shown.
   for (;;) {
@@ -276,7 +299,7 @@ async function follow() {
       const response = await fetch("/state.json?after=" + (state ? state.version : 0), {cache: "no-store"});
       const next = await response.json();
       if (!state || next.version !== state.version) {
-        state = next;
+        state = merged(next);
         draw();
         if (selected) showDetails();
       }

@@ -4,8 +4,9 @@
 
 The standard library is enough for one local page and a few files, and adds nothing to install. Updates reach the
 page by long polling: it asks for the state after the version it shows, and the answer waits until there is a
-newer one (or WAIT seconds pass). That is as quick as Server-Sent Events, is plain fetch and JSON on both sides,
-and leaves no stream open for the server to close when it stops.
+newer one (or WAIT seconds pass); a page at the version just before is sent only what changed (session.py,
+_publish). That is as quick as Server-Sent Events, is plain fetch and JSON on both sides, and leaves no stream open
+for the server to close when it stops.
 """
 
 from __future__ import annotations

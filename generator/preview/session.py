@@ -17,11 +17,12 @@ from typing import Iterable, NamedTuple
 from ..checking.data import check_data
 from ..core.display import Face
 from ..core.errors import Finding, MusterError, has_errors
-from ..core.model import Deck, Game
+from ..core.model import Card, Deck, Game
 from ..core.options import Options
 from ..formats.statistics import deal, game_statistics
 from ..layout.boards import lay_out_board
 from ..reading.loading import load_game
+from ..reading.rereading import DeckFiles
 from .images import FaceImages
 from .tracing import TracingEvaluator
 from .cards import CardLayouts, DeckLayout, Laid
@@ -32,11 +33,23 @@ DRAWN_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf", ".ttc
 
 
 class Shown(NamedTuple):
-    """A deck as last shown: its entry but for its cards, each card's entry as JSON, and the keys of its faces."""
+    """A deck as last shown: its entry but for its cards, each card's entry as JSON, the keys of its faces, and
+    what each card's entry was made of (a _Made)."""
 
     entry: dict
     cards: list[str]
     faces: list[str]
+    made: list[_Made]
+
+
+class _Made(NamedTuple):
+    """What a card's entry was made of: the card, its Laid, its findings as JSON, and its faces' keys."""
+
+    card: Card
+    laid: Laid
+    findings: str
+    front: str | None
+    back: str | None
 
 
 class Preview:
@@ -51,17 +64,23 @@ class Preview:
         self.options = options
         self.images = FaceImages(told=self._republish)
         self.layouts = CardLayouts()
+        self.deck_files = DeckFiles()  # the deck files as last read: a save is read as far as it changed them
         self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
         self.cards: dict[tuple, str] = {}  # per card key, image keys and findings, the card's entry as JSON
         self.version = 0
-        self.state = encoded({"version": 0, "title": root.name, "stale": False, "findings": [], "boards": [],
-                              "decks": [], "outlines": {}}).encode()  # until the first refresh: nothing yet
+        self.whole: bytes | None = encoded({"version": 0, "title": root.name, "stale": False, "findings": [],
+                                            "boards": [], "decks": [], "outlines": {}}).encode()  # nothing yet
+        # what the whole state is made of: its head, each deck's head and cards, the faces shown, the outlines
+        self.parts: tuple[str, list[tuple[str, list[str]]], list[list[str]], dict[str, str]] = ("", [], [], {})
         self.updated = threading.Condition()
         self.decks: dict[str, Shown] = {}  # per deck, as last laid out in full
         self.boards: dict[str, dict] = {}  # per board, its last good entry
         self.seconds = 0.0  # how long the last refresh took
         self.findings: list[Finding] = []  # the last refresh's
         self.published: tuple[str, list[Finding], bool] = (root.name, [], False)  # what _publish last had
+        self.delta = self.whole  # what changed since the version before (see _publish)
+        self.sent: dict[str, list[str]] = {}  # per deck, its cards as last published
+        self.touched: list[str] = []  # the faces of the cards and boards shown anew since the last version
         self.game: Game | None = None  # the last game read well: test draws deal from it
         self.statistics: list[dict] = []  # each deck of it counted (formats/statistics.py)
 
@@ -71,8 +90,10 @@ class Preview:
         if any(Path(path).suffix.lower() in DRAWN_SUFFIXES for path in changed):
             self.images.forget()
             self.layouts.forget()
+            with self.updated:
+                self.sent = {}  # every card sent whole again: the page asks for every image again, stand-ins too
         try:
-            game = load_game(self.root, self.options.variants, self.options.sets)
+            game = load_game(self.root, self.options.variants, self.options.sets, self.deck_files)
             findings = check_data(game)
         except MusterError as exc:
             game, findings = None, [exc.finding()]
@@ -82,10 +103,12 @@ class Preview:
             findings += self._lay_out(game, findings)
             self.game, self.statistics = game, game_statistics(game)["decks"]
             self._publish(game.title, findings, stale=False)
-            self.images.trim()
+            faces = sum(len(deck.faces) for deck in self.decks.values()) + len(self.boards)
+            if len(self.outlines) > 2 * faces + 64 or len(self.images.keys) > self.images.limit:  # seldom
+                shown = set(self._shown_faces())
+                self.images.trim(shown)
+                self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
             self.layouts.trim()
-            shown = set(self._shown_faces())
-            self.outlines = {key: text for key, text in self.outlines.items() if key in shown}
         self.findings = findings
         self.seconds = time.perf_counter() - began
 
@@ -105,22 +128,44 @@ class Preview:
         found = card_findings(findings + laid_out, [deck for deck, _ in fresh], self.root)
         cards: dict[tuple, str] = {}
         for deck, laid in fresh:
-            faces = list(dict.fromkeys(face for card in laid.cards for face in (card.front, card.back) if face))
-            keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
-            texts = []
-            for number, (card, key, done) in enumerate(zip(deck.cards, laid.keys, laid.cards + _unlaid(deck, laid))):
-                shown = (key, keys.get(done.front), keys.get(done.back), encoded(found.get((deck.id, number), [])))
-                text = cards[shown] = self.cards.get(shown) or encoded(
-                    card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
-                texts.append(text)
-            for face, key in keys.items():
-                self._outline(face, key)
-            decks[deck.id] = Shown({**deck_entry(deck, self.options.bleed), "stale": False}, texts, list(keys.values()))
+            decks[deck.id] = self._shown(deck, laid, found, cards)
         if has_errors(game.findings):  # a deck gone from a game.yaml that reads with errors (a save cut short)
             decks |= {deck_id: old._replace(entry={**old.entry, "stale": True})
                       for deck_id, old in self.decks.items() if deck_id not in decks}
         self.decks, self.cards = decks, cards
         return laid_out + self._lay_out_boards(game)
+
+    def _shown(self, deck: Deck, laid: DeckLayout, found: dict[tuple[str, int], list[dict]],
+               cards: dict[tuple, str]) -> Shown:
+        """The deck as the page shows it, laid out as `laid`, its cards' findings in `found`. A card whose entry
+        is made of what it was made of the last time, at the same place, keeps it as it was; the others' entries
+        are made, or found in `self.cards` (by their key and what is shown of them), and kept in `cards`."""
+        old = self.decks.get(deck.id)
+        before = old.made if old is not None else []
+        done = laid.cards + _unlaid(deck, laid)
+        texts = [encoded(found[(deck.id, number)]) if (deck.id, number) in found else "[]"
+                 for number in range(len(deck.cards))]
+        kept = [number < len(before) and before[number].card is card and before[number].laid is laid_card
+                and before[number].findings == text
+                for number, (card, laid_card, text) in enumerate(zip(deck.cards, done, texts))]
+        faces = list(dict.fromkeys(face for laid_card, same in zip(done, kept) if not same
+                                   for face in (laid_card.front, laid_card.back) if face))
+        keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
+        for face, key in keys.items():
+            self._outline(face, key)
+        made, entries = [], []
+        for number, (card, key, laid_card, text, same) in enumerate(zip(deck.cards, laid.keys, done, texts, kept)):
+            if same:
+                made.append(before[number])
+                entries.append(old.cards[number])
+                continue
+            shown = (key, keys.get(laid_card.front), keys.get(laid_card.back), text)
+            entry = cards[shown] = self.cards.get(shown) or encoded(
+                card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
+            made.append(_Made(card, laid_card, text, shown[1], shown[2]))
+            entries.append(entry)
+        faces_shown = list(dict.fromkeys(key for m in made for key in (m.front, m.back) if key))
+        return Shown({**deck_entry(deck, self.options.bleed), "stale": False}, entries, faces_shown, made)
 
     def _lay_out_boards(self, game: Game) -> list[Finding]:
         findings: list[Finding] = []
@@ -141,9 +186,11 @@ class Preview:
         return findings
 
     def _outline(self, face: Face, key: str) -> None:
-        """The outlines of a face as JSON, made once per face."""
+        """The outlines of a face as JSON, made once per face; the face noted as shown anew (once its outlines are
+        there: a page may be sent them at any moment, by a refresh the server asks for)."""
         if key not in self.outlines:
             self.outlines[key] = encoded(outline_entries(self.layouts.traces.get(face, ()), self.root))
+        self.touched.append(key)
 
     def _shown_faces(self) -> list[str]:
         """The keys of every face shown: the decks' and the boards'."""
@@ -155,22 +202,31 @@ class Preview:
 
     def _publish(self, title: str, findings: list[Finding], stale: bool) -> None:
         """The next version of the state, with the faces that could not be drawn, and every page waiting for it
-        woken."""
+        woken. Besides the whole state, what changed since the version before (`delta`): a page showing that
+        version is sent only the cards and outlines that changed, not thousands of cards again for each save."""
         self.published = (title, findings, stale)
         findings = findings + list(self.images.problems.values())
         boards = [{**entry, "stale": entry["stale"] or stale} for entry in self.boards.values()]
-        decks = [(deck, deck.entry["stale"] or stale) for deck in self.decks.values()]
-        stale = any(old for _, old in decks) or any(entry["stale"] for entry in boards)  # anything old: said on top
-        deck_texts = [encoded({**deck.entry, "stale": old})[:-1] + ',"cards":[' + ",".join(deck.cards) + "]}"
-                      for deck, old in decks]
-        outlines = ",".join(f'"{key}":{self.outlines[key]}' for key in dict.fromkeys(self._shown_faces())
-                            if key in self.outlines)
+        decks = {deck_id: (deck, deck.entry["stale"] or stale) for deck_id, deck in self.decks.items()}
+        stale = any(old for _, old in decks.values()) or any(entry["stale"] for entry in boards)  # said on top
+        heads = {deck_id: encoded({**deck.entry, "stale": old})[:-1] for deck_id, (deck, old) in decks.items()}
+        faces = [deck.faces for deck in self.decks.values()] + [[board["image"] for board in self.boards.values()]]
+        outlines = dict(self.outlines)
         with self.updated:
+            changes = [heads[deck_id] + _changes(self.sent.get(deck_id), deck.cards)
+                       for deck_id, (deck, _) in decks.items()]
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
                             "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
-                            "statistics": self.statistics})
-            self.state = (head[:-1] + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{' + outlines + "}}").encode()
+                            "statistics": self.statistics})[:-1]
+            self.whole = None
+            self.parts = (head, [(heads[deck_id], deck.cards) for deck_id, (deck, _) in decks.items()], faces,
+                          outlines)
+            added = ",".join(f'"{key}":{outlines[key]}' for key in dict.fromkeys(self.touched) if key in outlines)
+            self.delta = (head + f',"after":{self.version - 1},"decks":[' + ",".join(changes) + '],"outlines":{'
+                          + added + "}}").encode()
+            self.sent = {deck_id: deck.cards for deck_id, (deck, _) in decks.items()}
+            self.touched = []
             self.updated.notify_all()
 
     def deal(self, deck_id: str, hand: int, seed: int) -> bytes:
@@ -184,11 +240,35 @@ class Preview:
             dealt = {"deck": deck_id, "seed": seed, "error": exc.message}
         return encoded(dealt).encode()
 
+    @property
+    def state(self) -> bytes:
+        """The whole state as JSON, made when first asked for after each refresh: a page that follows every save
+        is sent what changed, and at thousands of cards making the whole cost more than the rest of a refresh."""
+        with self.updated:
+            if self.whole is None:
+                head, decks, faces, outlines = self.parts
+                shown = dict.fromkeys(key for keys in faces for key in keys)
+                self.whole = (head + ',"decks":[' + ",".join(text + ',"cards":[' + ",".join(cards) + "]}"
+                                                             for text, cards in decks) + '],"outlines":{'
+                              + ",".join(f'"{key}":{outlines[key]}' for key in shown if key in outlines) + "}}").encode()
+            return self.whole
+
     def wait(self, after: int, timeout: float) -> bytes:
-        """The state once its version is past `after`, or as it is after `timeout` seconds."""
+        """The state once its version is past `after`, or as it is after `timeout` seconds: what changed since
+        `after` when that is the version just before, else the whole state."""
         with self.updated:
             self.updated.wait_for(lambda: self.version > after, timeout)
-            return self.state
+            return self.delta if after and after == self.version - 1 else self.state
+
+
+def _changes(sent: list[str] | None, cards: list[str]) -> str:
+    """The end of a deck's entry in a delta: its cards, when they were not sent before, else its number of cards and
+    those that differ from the ones sent, by index (a card kept is the same text as sent: told by identity)."""
+    if sent is None:
+        return ',"cards":[' + ",".join(cards) + "]}"
+    changed = [f'"{number}":{text}' for number, text in enumerate(cards)
+               if number >= len(sent) or (sent[number] is not text and sent[number] != text)]
+    return f',"size":{len(cards)},"changed":{{' + ",".join(changed) + "}}"
 
 
 def _unlaid(deck: Deck, laid: DeckLayout) -> list[Laid]:

@@ -65,9 +65,13 @@ def outline_entries(outlines: tuple[Outline, ...], root: Path) -> list[list]:
 
 def card_findings(findings: list[Finding], decks: list[Deck], root: Path) -> dict[tuple[str, int], list[dict]]:
     """The findings that concern a card, by (deck id, the card's number in its deck): those whose place lies within
-    the card's entry in its deck file (from the card's line to the next card's)."""
+    the card's entry in its deck file (from the card's line to the next card's). Only the cards of the files that
+    findings name are looked at: a refresh of thousands of cards with few findings should cost what they do."""
+    named = {str(f.where.path) for f in findings if f.where is not None and f.where.line}
     starts: dict[str, list[tuple[int, tuple[str, int]]]] = defaultdict(list)  # by file: Paths compare slowly
     for deck in decks:
+        if not any(str(path) in named for path in deck.files):
+            continue
         for number, card in enumerate(deck.cards):
             if card.where.line:
                 starts[str(card.where.path)].append((card.where.line, (deck.id, number)))

@@ -13,6 +13,7 @@ from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Card, Deck, Grouping, PrintFormat, SheetMapping, frozen
 from .kinds import describe
 from .reader import Reader, at, join
+from .rereading import DeckFiles
 from ..core.files import confined
 from .sourcemap import Map, Seq, load_yaml
 from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME, GROUP, RESERVED_CARD_KEYS
@@ -44,7 +45,10 @@ class _Source:
 
 
 def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
-               card_size: tuple[float, float], sets: tuple[str, ...] = ()) -> dict[str, Deck]:
+               card_size: tuple[float, float], sets: tuple[str, ...] = (), deck_files: DeckFiles | None = None
+               ) -> dict[str, Deck]:
+    """The game's decks and their cards; with `deck_files`, the deck files as last read kept there, each read
+    again only as far as it changed (rereading.py)."""
     result = {}
     for deck_id, body, field, where in reader.entries(data, GAME["decks"], "deck"):
         reader.keys(body, field, DECK)
@@ -71,7 +75,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
                 complete = False
                 continue
             files.append(path)
-            read = _cards(reader, path, source, start=len(cards))
+            read = _cards(reader, path, source, len(cards), deck_files)
             complete = complete and read is not None
             cards.extend(read or ())
         style = reader.section(body, DECK["style"], field)
@@ -193,11 +197,11 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> tuple[Seq, froz
     return card_maps(sheet, header, source.traits, reader.findings), frozenset(misspelt.values())
 
 
-def _yaml_cards(reader: Reader, path: Path) -> tuple[Seq, frozenset[str]] | None:
+def _yaml_cards(reader: Reader, path: Path, files: DeckFiles | None) -> tuple[Seq, frozenset[str]] | None:
     """A deck file's list of card mappings (and no misspelt keys, which are a sheet's header's); None when the
-    file cannot be read as one."""
+    file cannot be read as one. With `files`, only the entries a save changed are parsed again."""
     try:
-        data = load_yaml(path)
+        data = load_yaml(path) if files is None else files.load(path)
     except MusterError as problem:
         reader.keep(problem, None, "")
         return None
@@ -208,45 +212,71 @@ def _yaml_cards(reader: Reader, path: Path) -> tuple[Seq, frozenset[str]] | None
     return data["cards"], frozenset()
 
 
-def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card] | None:
-    """The cards of one deck file; None when the file cannot be read as a list of cards at all."""
+def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckFiles | None) -> list[Card] | None:
+    """The cards of one deck file; None when the file cannot be read as a list of cards at all. With `files`, the
+    card of an entry that is the same object as when its file was last read (a sheet's row: the same values in the
+    same cells), at the same place, as the same source says, is the one made then, with the findings made then."""
     sheet = path.suffix.lower() in SUFFIXES
-    read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path)
+    read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path, files)
     if read is None:
         return None
     # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
     raw_cards, misspelt = read
-    traits = source.traits
-    trait_names = tuple(traits)
+    made, fresh = files.cards(path, (source, start, misspelt)) if files is not None else ([], [])
     cards = []
     for index, raw in enumerate(raw_cards):
-        field = "" if sheet else f"cards[{index}]"  # a sheet's findings are placed at their cell
-        where = raw_cards.item_where[index]
-        if not isinstance(raw, Map):
-            reader.error(where, field, f"expected a mapping, got {describe(raw)}", "wrong-type")
-            continue
-        reader.keys(raw, field, CARD, trait_names)
-        title = reader.value(raw, _TITLE, field)
-        if not title and source.titled:
-            reader.error(at(raw, "title"), join(field, "title"), "every card needs a title (a deck of tokens may "
-                         "go without: component: tokens)", "missing-key")
-        count = reader.value(raw, _COUNT, field)
-        designed = reader.value(raw, _DESIGNED, field)
-        values = {}
-        invalid = {key for key in misspelt if key not in raw}
-        for name, trait in traits.items():
-            if name in raw and raw[name] is not None:
-                try:
-                    values[name] = parse_trait(trait, raw[name], source.vocabularies)
-                except MusterError as problem:
-                    reader.keep(problem, at(raw, name), join(field, name))
-                    invalid.add(name)
-        field_where = {key: raw.value_where[key] for key in raw}
-        identifier = slug(title) if title else f"{source.deck_id}-{start + index + 1}"
-        cards.append(Card(
-            title=title, id=reader.value(raw, _ID, field, default=identifier), count=count, traits=frozen(values),
-            where=where, field_where=frozen(field_where), index=start + index, designed=designed,
-            note=reader.value(raw, _NOTE, field), invalid=frozenset(invalid),
-            set=_set(reader, raw, _SET, field, source.sets, source.set),
-        ))
+        kept = made[index] if index < len(made) else None
+        if kept is not None and (kept[0] is raw or sheet and _same_row(kept[0], raw)):
+            if kept[2]:
+                reader.findings.extend(kept[2])
+        else:
+            mark = len(reader.findings)
+            kept = (raw, _card(reader, raw, raw_cards.item_where[index], "" if sheet else f"cards[{index}]", source,
+                               misspelt, start + index), tuple(reader.findings[mark:]))
+        fresh.append(kept)
+        if kept[1] is not None:
+            cards.append(kept[1])
     return cards
+
+
+def _same_row(old, new) -> bool:
+    """Whether two rows of one sheet, read as card mappings, hold the same values (of the same types: 1 == True in
+    Python, not on a card) in the same cells."""
+    return (isinstance(old, Map) and isinstance(new, Map) and old.where.line == new.where.line
+            and list(old) == list(new) and all(type(a) is type(b) and a == b for a, b in zip(old.values(), new.values()))
+            and [w.column for w in old.value_where.values()] == [w.column for w in new.value_where.values()]
+            and [w.column for w in old.key_where.values()] == [w.column for w in new.key_where.values()])
+
+
+def _card(reader: Reader, raw, where: Location, field: str, source: _Source, misspelt: frozenset[str],
+          index: int) -> Card | None:
+    """The card of one entry of a deck file (`field`: where in the file, "" for a sheet's row, whose findings are
+    placed at their cell); None when the entry is no mapping."""
+    if not isinstance(raw, Map):
+        reader.error(where, field, f"expected a mapping, got {describe(raw)}", "wrong-type")
+        return None
+    traits = source.traits
+    reader.keys(raw, field, CARD, tuple(traits))
+    title = reader.value(raw, _TITLE, field)
+    if not title and source.titled:
+        reader.error(at(raw, "title"), join(field, "title"), "every card needs a title (a deck of tokens may "
+                     "go without: component: tokens)", "missing-key")
+    count = reader.value(raw, _COUNT, field)
+    designed = reader.value(raw, _DESIGNED, field)
+    values = {}
+    invalid = {key for key in misspelt if key not in raw}
+    for name, trait in traits.items():
+        if name in raw and raw[name] is not None:
+            try:
+                values[name] = parse_trait(trait, raw[name], source.vocabularies)
+            except MusterError as problem:
+                reader.keep(problem, at(raw, name), join(field, name))
+                invalid.add(name)
+    field_where = {key: raw.value_where[key] for key in raw}
+    identifier = slug(title) if title else f"{source.deck_id}-{index + 1}"
+    return Card(
+        title=title, id=reader.value(raw, _ID, field, default=identifier), count=count, traits=frozen(values),
+        where=where, field_where=frozen(field_where), index=index, designed=designed,
+        note=reader.value(raw, _NOTE, field), invalid=frozenset(invalid),
+        set=_set(reader, raw, _SET, field, source.sets, source.set),
+    )

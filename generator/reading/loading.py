@@ -16,6 +16,7 @@ from .boards import read_boards
 from .decks import read_decks
 from .kinds import HEX_COLOUR, NAME, NUMBER, describe, named_colour
 from .reader import Reader, at, join
+from .rereading import DeckFiles
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
 from .rules import patched, read_formats, read_rules, read_variants
@@ -24,9 +25,11 @@ from .spec import CARD_SET, GAME, GAME_CARD, ICON, MAX_TABLE_ROWS, RULEBOOK
 from .traits import read_traits, read_vocabularies
 
 
-def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iterable[str] = ()) -> Game:
+def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iterable[str] = (),
+              deck_files: DeckFiles | None = None) -> Game:
     """The game at `name_or_path`, with the named variants switched on besides the game's defaults, holding the
-    cards of the named sets (none named: the game's default sets)."""
+    cards of the named sets (none named: the game's default sets); with `deck_files`, its deck files read again
+    only as far as they changed since they were last read with it (the preview's)."""
     root = find_game(name_or_path).resolve()
     where = Location(root / "game.yaml", 1, 1)
     try:  # the entry file is confined like every other: a link out of the folder is never read (nor quoted)
@@ -48,7 +51,9 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
     icons = _icons(reader, data, root, colours)
     embed = _embed(reader, data, icons)
     card_sets = _sets(reader, data)
-    decks = read_decks(reader, data, root, traits, vocabularies, card_size, tuple(card_sets))
+    decks = read_decks(reader, data, root, traits, vocabularies, card_size, tuple(card_sets), deck_files)
+    if deck_files is not None:
+        deck_files.keep({path for deck in decks.values() for path in deck.files})
     with sandbox.time_limit():  # the templates of game.yaml (rules' numbers, boards' sizes) share one time limit
         rules = read_rules(reader, data, traits, decks, constants)
         formats = read_formats(reader, data, traits, decks, constants, card_sets)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -31,12 +32,14 @@ class Map(dict):
 
 
 class Seq(list):
-    """A sequence that knows the location of itself and of each item (none when made in code)."""
+    """A sequence that knows the location of itself, of each item and of its end (none when made in code): the end
+    of a list in block style is where what follows it begins (reading/rereading.py reads its items one by one)."""
 
     def __init__(self, *args):
         super().__init__(*args)
         self.where: Location | None = None
         self.item_where: list = []
+        self.end: Location | None = None
 
 
 _STR, _MAP, _SEQ, _MERGE = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq",
@@ -55,16 +58,18 @@ class _Builder:
     counted too: the builder recurses once a level, and Python stops at a thousand.
     """
 
-    def __init__(self, loader, path: Path):
+    def __init__(self, loader, path: Path, line: int = 0, depth: int = 0):
         self.loader = loader
         self.path = path
+        self.line = line + 1  # the text's first line is this line of the file (a part of it read alone)
         self.anchors: dict = {}
         self.aliases = 0
-        self.depth = 0
+        self.anchored = False  # whether an anchor or an alias was met: a part of the text then depends on another
+        self.depth = depth
         self.constructors = loader.yaml_constructors
 
     def at(self, event) -> Location:
-        return Location(self.path, event.start_mark.line + 1, event.start_mark.column + 1)
+        return Location(self.path, event.start_mark.line + self.line, event.start_mark.column + 1)
 
     def document(self):
         """The one document of the stream, or None for an empty one."""
@@ -82,6 +87,8 @@ class _Builder:
 
     def value(self, event):
         kind = type(event)
+        if event.anchor is not None:
+            self.anchored = True
         if kind is yaml.ScalarEvent:
             tag = event.tag
             if tag is None or tag == "!":
@@ -135,8 +142,7 @@ class _Builder:
             event = loader.get_event()
             where.append(self.at(event))
             result.append(self.value(event))
-        loader.get_event()
-        result.where, result.item_where = self.at(start), where
+        result.where, result.item_where, result.end = self.at(start), where, self.at(loader.get_event())
         return result
 
     def _mapping(self, start) -> Map:
@@ -177,20 +183,39 @@ class _Builder:
 def load_yaml(path: Path):
     """The document in `path` as Map/Seq/scalars; any problem is a MusterError naming file and line."""
     path = Path(path)
+    return parse_yaml(yaml_text(path), path).value
+
+
+def yaml_text(path: Path) -> str:
+    """The text of the YAML file `path`, read within its limits; a MusterError when it cannot be."""
     try:
-        text = read_bytes(path, YAML).decode("utf-8")
+        return read_bytes(path, YAML).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MusterError.of(codes.BAD_ENCODING, Location(path), byte=exc.start) from None
+
+
+class Parsed(NamedTuple):
+    """A YAML document read: its value, and whether it holds an anchor or an alias."""
+
+    value: Any
+    anchored: bool
+
+
+def parse_yaml(text: str, path: Path, line: int = 0, depth: int = 0) -> Parsed:
+    """The document `text` as Map/Seq/scalars, placed in `path` as if it began at its line `line` (from 0) inside
+    `depth` levels of nesting; any problem is a MusterError naming file and line."""
     loader = _Base(text)
     try:
-        return _Builder(loader, path).document()
+        builder = _Builder(loader, path, line, depth)
+        return Parsed(builder.document(), builder.anchored)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
+        where = Location(path, mark.line + line + 1, mark.column + 1) if mark else Location(path)
         opened = ""
         if exc.problem and exc.context and exc.context_mark and exc.context_mark is not mark:
             construct = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
-            opened = f" (inside {construct} opened at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1})"
+            opened = (f" (inside {construct} opened at line {exc.context_mark.line + line + 1}, column "
+                      f"{exc.context_mark.column + 1})")
         problem = exc.problem or exc.context
         if mark and text[mark.index:mark.index + 1] == "\t":  # PyYAML: "found character '\t' that cannot start ..."
             problem, opened = "a tab, which YAML does not allow here: indent and separate with spaces", ""

@@ -458,3 +458,76 @@ def test_a_change_of_a_cards_set_lays_it_out_again(make_game):
     preview.refresh([game_yaml])
     after = state(preview)["decks"][0]["cards"]
     assert all(old["front"] != new["front"] for old, new in zip(before, after))
+
+
+def _without_version(preview: Preview) -> dict:
+    shown = state(preview)
+    del shown["version"]
+    return shown
+
+
+def test_a_refresh_after_each_save_shows_what_a_preview_started_afresh_shows(make_game):
+    """A preview refreshed save after save (values, a key misspelt and mended, a title given twice and mended, lines added and taken
+    away, a card added) keeps what it can from the last refresh, and shows what a new preview of the game shows."""
+    cards = "".join(f"  - {{title: Card {n}, type: U, force: {n % 10}, fronts: E}}\n" for n in range(30))
+    folder = make_game({"reds.yaml": "cards:\n" + cards})
+    preview = Preview(folder, Options())
+    preview.refresh()
+    deck = folder / "reds.yaml"
+    saves = [{"Card 7, type: U, force: 7": "Card 7, type: U, force: 8"},
+             {"Card 9, type: U,": "Card 9, type: U, forse: 1,"},
+             {"forse: 1, ": ""},
+             {"Card 3,": "Card 12,"},  # a title given twice: found on the later card, which the save left as it was
+             {"Card 12, type: U, force: 3": "Card 3, type: U, force: 3"},
+             {"Card 12,": "Card twelve,"},
+             {"  - {title: Card 20": "  # a note\n  - {title: Card 20"},
+             {"  # a note\n": ""},
+             {"  - {title: Card 3,": "  - {title: Card 3b, type: L, force: 3, fronts: W}\n  - {title: Card 3,"}]
+    for save in saves:
+        deck.write_text(patched(deck.read_text(), save))
+        laid_out = preview.layouts.laid_out
+        preview.refresh([deck])
+        afresh = Preview(folder, Options())
+        afresh.refresh()
+        assert _without_version(preview) == _without_version(afresh)
+        if "\n" not in "".join(save.values()):  # a save that changes one card's line lays that card out alone, or
+            assert preview.layouts.laid_out <= laid_out + 1  # none, when the card is as it was before
+    assert [f["code"] for f in state(preview)["findings"]] == ["deck-size"]  # 31 cards, and the deck says 3
+
+
+def test_a_face_shown_all_along_is_kept_however_long_ago_it_was_asked_for(make_game):
+    """A refresh asks for the keys of the faces it changed only: the faces the page shows all along are never the
+    ones forgotten when the images are over their limit."""
+    cards = "".join(f"  - {{title: Card {n}, type: U, force: {n % 10}, fronts: E}}\n" for n in range(20))
+    folder = make_game({"reds.yaml": "cards:\n" + cards})
+    preview = Preview(folder, Options())
+    preview.images.limit = 44  # the 40 faces shown, and 4 more
+    preview.refresh()
+    deck = folder / "reds.yaml"
+    for force in range(1, 9):
+        deck.write_text(patched(deck.read_text(), {f"Card 0, type: U, force: {force - 1}": f"Card 0, type: U, force: {force}"}))
+        preview.refresh([deck])
+    assert len(preview.images.keys) == 44
+    assert all(preview.images.png(card[side]) is not None
+               for card in state(preview)["decks"][0]["cards"] for side in ("front", "back"))
+
+
+def test_a_page_showing_the_version_before_is_sent_only_what_changed(served):
+    """After a one-card save, a page at the version before gets that card and its new face's outlines, not the deck;
+    a page at any other version (none, or an older one) gets the whole state."""
+    folder, preview, server = served
+    preview.refresh()
+    shown = state(preview)
+    (folder / "reds.yaml").write_text(patched((folder / "reds.yaml").read_text(), {"force: 3": "force: 4"}))
+    preview.refresh([folder / "reds.yaml"])
+    whole = state(preview)
+    sent = json.loads(fetch(server, f"/state.json?after={shown['version']}")[2])
+    assert (sent["after"], sent["version"]) == (shown["version"], whole["version"])
+    deck = sent["decks"][0]
+    assert "cards" not in deck and deck["size"] == 2 and deck["changed"] == {"1": whole["decks"][0]["cards"][1]}
+    card = whole["decks"][0]["cards"][1]
+    assert card["front"] in sent["outlines"] and set(sent["outlines"]) <= {card["front"], card["back"]}
+    assert {key: sent[key] for key in ("title", "stale", "findings", "statistics")} == {
+        key: whole[key] for key in ("title", "stale", "findings", "statistics")}
+    for query in ("after=0", f"after={shown['version'] - 1}"):
+        assert json.loads(fetch(server, "/state.json?" + query)[2]) == whole

@@ -104,10 +104,14 @@ def test_the_page_follows_edits_breaks_and_fixes(browser, previewing):
     before = fronts(browser)
     problems = texts(browser, "#findings li")  # the long title's back
 
+    browser.execute_script("document.querySelectorAll('.card').forEach((figure) => { figure.dataset.old = 'yes'; })")
     (folder / "reds.yaml").write_text(patched(REDS, {"force: 5": "force: 7"}))
     wait_for(browser, lambda: fronts(browser) != before)
     after = fronts(browser)
     assert after[:2] == before[:2] and after[2] != before[2]  # only Charlie's face changed
+    # only Charlie's figure drawn again: the page was sent Charlie alone, and kept the others as they were
+    assert browser.execute_script(
+        "return [...document.querySelectorAll('.card')].map((figure) => figure.dataset.old || '')") == ["yes", "yes", ""]
 
     (folder / "reds.yaml").write_text(patched(REDS, {"force: 5": "force: [7"}))  # broken YAML
     wait_for(browser, lambda: "stale" in browser.find_element("tag name", "body").get_attribute("class"))

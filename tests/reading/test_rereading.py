@@ -1,0 +1,168 @@
+"""A deck file read again after a save (reading/rereading.py): the game is what reading it whole gives, whatever the
+save, and a save within one card's entry parses that entry alone."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, example, given, settings, strategies as st
+
+from conftest import patched
+from generator.reading.loading import load_game
+from generator.reading.rereading import DeckFiles
+
+_VALUES = ["force: 2", "force: 12", "force: x", "type: L", "type: Q", "fronts: A", "fronts: [E, W]", "count: 2",
+           "count: -1", "text: 'said: \"so\"'", "year: 1941", "title: Zulu", "title: Alpha", "title:", "id: same",
+           "note: a note", "set: core", "colour: red", "text: |\n      two\n      lines"]
+_ENTRIES = st.lists(st.lists(st.sampled_from(_VALUES[:12]), min_size=1, max_size=4), min_size=1, max_size=6)
+# what a save may put on a line: values, entries, structure, and what no YAML allows
+_LINES = st.sampled_from([
+    "  - {title: Echo, force: 4}", "  - title: Foxtrot", "    force: 5", "    force: 55", "      force: 5", "  -",
+    "  - - a", "  # a comment", "# a comment", "", "cards:", "extra: 1", "...", "---", "  - &a {title: Golf}",
+    "  - *a", "    <<: {force: 1}", "  - {title: 'Hotel", "    text: >\n      folded", "\t- {title: India}",
+    "  - {title: Juliet}  # note", "  ? title", "  - [1, 2]", "%YAML 1.1", "- {title: Kilo}", "cards: []",
+    "    force: !!str 3", "  - {title: Lima, force: 9999999999999999999999999999999999999999999999999999999999999}",
+])
+_EDITS = st.lists(st.tuples(st.integers(0, 60), st.sampled_from(["replace", "insert", "delete", "digit", "char"]),
+                            _LINES, st.sampled_from(list("0123456789 -:{}[],#'\"xT"))), min_size=1, max_size=6)
+
+
+def _deck_file(entries: list[list[str]], blocks: list[bool]) -> str:
+    lines = ["cards:"]
+    for number, (values, block) in enumerate(zip(entries, blocks)):
+        title = f"title: Card {number}"
+        if block:
+            lines.append(f"  - {title}")
+            lines += [f"    {value}" for value in values]
+        else:
+            lines.append(f"  - {{{title}, {', '.join(values)}}}")
+        if number % 3 == 2:
+            lines.append("  # between cards")
+    return "\n".join(lines) + "\n"
+
+
+def _edited(text: str, line: int, how: str, new: str, char: str) -> str:
+    lines = text.split("\n")
+    at = line % len(lines)
+    if how == "replace":
+        lines[at] = new
+    elif how == "insert":
+        lines.insert(at, new)
+    elif how == "delete":
+        del lines[at]
+    elif how == "digit":
+        lines[at] = "".join(str((int(c) + 1) % 10) if c.isdigit() else c for c in lines[at])
+    else:
+        place = line % (len(lines[at]) + 1)
+        lines[at] = lines[at][:place] + char + lines[at][place:]
+    return "\n".join(lines)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entries=_ENTRIES, blocks=st.lists(st.booleans(), min_size=6, max_size=6), edits=_EDITS)
+# the end of the document at the end of an entry: read alone, the entry ends well; whole, the cards after it are lost
+@example([["force: 2"], ["force: 3"]], [True] + [False] * 5, [(2, "replace", "...", "x")])
+# aliases in two cards, each within the limit read alone, and over it together
+@example([["force: 2"], ["force: 3"]], [False] * 6, [(line, "replace", "  - {title: A, fronts: [&e E" + ", *e" * 60 + "]}",
+                                                      "x") for line in (1, 2)])
+def test_a_deck_file_read_again_is_what_reading_it_whole_gives(make_game, entries, blocks, edits):
+    """Every save, of any kind (a value changed, lines added or taken away, the structure broken and mended), read
+    again from the last read gives the game, cards and findings (with their places) a whole read gives."""
+    folder = make_game({"reds.yaml": _deck_file(entries, blocks)})
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    text = (folder / "reds.yaml").read_text()
+    for line, how, new, char in edits:
+        text = _edited(text, line, how, new, char)
+        (folder / "reds.yaml").write_text(text)
+        assert _read(folder, deck_files) == _read(folder, None)
+
+
+def _read(folder, deck_files):
+    from generator.core.errors import MusterError
+
+    try:
+        game = load_game(folder, deck_files=deck_files)
+    except MusterError as problem:  # never for a deck file: its problems are findings
+        return problem.finding()
+    return game.decks, game.findings
+
+
+def test_a_save_within_one_card_parses_that_card_alone(make_game):
+    """A value changed in the middle of a 300-card file: one entry parsed, and every other card the same object as
+    before, found again at its line."""
+    entries = "".join(f"  - title: Card {n}\n    force: {n % 9}\n" for n in range(300))
+    folder = make_game({"reds.yaml": "cards:\n" + entries})
+    deck_files = DeckFiles()
+    before = load_game(folder, deck_files=deck_files).decks["reds"].cards
+    assert deck_files.parsed == 300
+    (folder / "reds.yaml").write_text("cards:\n" + entries.replace("Card 150\n    force: 6", "Card 150\n    force: 12"))
+    game = load_game(folder, deck_files=deck_files)
+    after = game.decks["reds"].cards
+    assert deck_files.parsed == 1
+    assert [n for n, (old, new) in enumerate(zip(before, after)) if old is not new] == [150]
+    assert [(f.code, f.where.line, f.field) for f in game.findings] == [("out-of-range", 303, "cards[150].force")]
+    assert game == load_game(folder)
+
+
+def test_a_save_that_adds_a_line_is_read_whole(make_game):
+    """Lines added move every card below them: the file is read whole, each card at its new line."""
+    folder = make_game()
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    (folder / "reds.yaml").write_text("cards:\n  - {title: Alpha, type: L, force: 2, fronts: A}\n  - title: New\n"
+                                      "    type: U\n  - {title: Bravo, type: U, force: 3, fronts: E, count: 2}\n")
+    game = load_game(folder, deck_files=deck_files)
+    assert deck_files.parsed == 3
+    assert [card.where.line for card in game.decks["reds"].cards] == [2, 3, 5]
+
+
+_CELLS = st.sampled_from(["", "Alpha", "Bravo", "1", "1.0", "2", "true", "x", "L", "U", "Q", "E", "E, W", "1941", "1.5",
+                          "-3", '"a, b"', "Card 0"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.lists(_CELLS, min_size=6, max_size=6), min_size=1, max_size=8),
+       edits=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 5), _CELLS, st.sampled_from(["cell", "row", "drop"])),
+                      min_size=1, max_size=6))
+# a cell of the same value as a number of another type: 1 == 1.0 in Python, but not on a card
+@example([["Alpha", "1", "1", "U", "E", "1"]], [(0, 5, "1.0", "cell")])
+def test_a_sheet_read_again_is_what_reading_it_whole_gives(make_game, rows, edits):
+    """A CSV deck saved again (a cell changed, a row added or taken away, rows that merge as copies of one card):
+    its cards and findings are those a whole read gives, its rows unchanged kept as the cards made before."""
+    rows = [[f"Card {n}" if not row[0] else row[0], *row[1:]] for n, row in enumerate(rows)]
+    folder = _sheet_game(make_game, rows)
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    for row, column, cell, how in edits:
+        if how == "cell":
+            rows[row % len(rows)][column] = cell
+        elif how == "row":
+            rows.insert(row % (len(rows) + 1), [f"New {row}", cell, cell, "U", "E", cell])
+        elif len(rows) > 1:
+            del rows[row % len(rows)]
+        (folder / "reds.csv").write_text(_csv(rows))
+        assert _read(folder, deck_files) == _read(folder, None)
+
+
+def _sheet_game(make_game, rows: list[list[str]]):
+    """The tiny game with its deck in reds.csv, of `rows`, and a trait of numbers (weight) in place of text."""
+    game_yaml = patched((make_game() / "game.yaml").read_text(), {"file: reds.yaml": "file: reds.csv",
+                                                                  "  text:   {kind: text}": "  weight: {kind: number}"})
+    return make_game({"game.yaml": game_yaml, "reds.csv": _csv(rows)})
+
+
+def _csv(rows: list[list[str]]) -> str:
+    return "Title,Count,Force,Type,Fronts,Weight\n" + "".join(",".join(row) + "\n" for row in rows)
+
+
+def test_a_sheet_saved_with_one_cell_changed_keeps_the_other_rows_cards(make_game):
+    rows = [[f"Card {n}", "1", str(n % 9), "U", "E", "2"] for n in range(50)]
+    folder = _sheet_game(make_game, rows)
+    deck_files = DeckFiles()
+    before = load_game(folder, deck_files=deck_files).decks["reds"].cards
+    rows[20][2] = "12"
+    (folder / "reds.csv").write_text(_csv(rows))
+    game = load_game(folder, deck_files=deck_files)
+    assert [n for n, (old, new) in enumerate(zip(before, game.decks["reds"].cards)) if old is not new] == [20]
+    assert [(f.code, f.where.line, f.where.column) for f in game.findings if f.code != "deck-size"] == [
+        ("out-of-range", 22, 3)]
+    assert game == load_game(folder)
