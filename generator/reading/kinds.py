@@ -90,10 +90,7 @@ def _version(value, key):
 
 
 def _length(value, key) -> float:
-    try:
-        length = parse_length(value)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-length") from None
+    length = parse_length(value)
     if key is not None and (key.minimum is not None and length < key.minimum
                             or key.maximum is not None and length > key.maximum):
         raise MusterError(f"expected a length from {key.minimum:g} mm to {key.maximum:g} mm, got {describe(value)}",
@@ -104,19 +101,13 @@ def _length(value, key) -> float:
 def _dash(value, key) -> str:
     """A dash pattern as written, once it is one that can be drawn (units.parse_dash)."""
     text = _text("" if value is None else value, key)
-    try:
-        parse_dash(text)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-dash") from None
+    parse_dash(text)
     return text
 
 
 def _face_size(value, key) -> tuple[float, float]:
     """A card's or counter's size, within the bounds that can be printed on any paper Muster knows."""
-    try:
-        size = parse_size(value, CARD_SIZES)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-size") from None
+    size = parse_size(value, CARD_SIZES)
     if not all(key.minimum <= side <= key.maximum for side in size):
         raise MusterError(f"each side must be {key.minimum:g} mm to {key.maximum:g} mm, "
                           f"got {size[0]:g} x {size[1]:g} mm", code="out-of-range")
@@ -124,10 +115,7 @@ def _face_size(value, key) -> tuple[float, float]:
 
 
 def _paper(value, key) -> str:
-    try:
-        return paper_name(value)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-paper") from None
+    return paper_name(value)
 
 
 def _colour(value, key) -> str:
@@ -141,10 +129,7 @@ def named_colour(value, colours: dict[str, str]) -> str | None:
     if value is not None and not isinstance(value, str):
         raise MusterError(f"expected a colour such as {EXAMPLES} or a name of colours:, got {describe(value)}",
                           code="bad-colour")
-    try:
-        return resolve(value, colours)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-colour") from None
+    return resolve(value, colours)
 
 
 def _dice(value, key) -> tuple[tuple[int, int], ...]:
