@@ -54,30 +54,37 @@ BAD_CHOICE = declare("bad-choice", "error", "A value that is not one of the choi
 BAD_VALUE = declare("bad-value", "error", "A value that cannot be read as what its field holds.")
 BAD_LENGTH = declare("bad-length", "error", "A length without a unit, or not a length at all.",
                      "expected a length such as 3mm or 0.125in, got {got!r}")
-BAD_SIZE = declare("bad-size", "error", "A size that is neither a named size nor 'W x H' with units.")
-BAD_PAPER = declare("bad-paper", "error", "A paper that is neither a named paper nor a size within bounds.")
-BAD_COLOUR = declare("bad-colour", "error", "A colour that is neither #rrggbb nor cmyk(c, m, y, k).")
+BAD_SIZE = declare("bad-size", "error", "A size that is neither a named size nor 'W x H' with units.",
+                   "expected one of {names} or a size such as '63mm x 88mm', got {got!r}")
+BAD_PAPER = declare("bad-paper", "error", "A paper that is neither a named paper nor a size within bounds.",
+                    "expected a paper: one of {papers}, or a size such as 300mm x 400mm, got {got!r}")
+BAD_COLOUR = declare("bad-colour", "error", "A colour that is neither #rrggbb nor cmyk(c, m, y, k).",
+                     "unknown colour {got!r}: use {examples}, none, black, white or a name of the game's colours")
 BAD_ID = declare("bad-id", "error", "An id or file stem that is not lower case letters, digits and dashes.")
 BAD_NAME = declare("bad-name", "error", "A name (of a font, a constant, a let:) that is not a plain name.")
 BAD_VERSION = declare("bad-version", "error", "A format version this Muster does not read.",
                       "unsupported format version {got!r} (this Muster reads {expected})")
 BAD_OPTION = declare("bad-option", "error", "Command-line options that cannot go together, or one the command "
                      "cannot use.")
-BAD_DASH = declare("bad-dash", "error", "A dash pattern that is not up to 16 lengths of 0 to 100 mm, not all 0.")
+BAD_DASH = declare("bad-dash", "error", "A dash pattern that is not up to 16 lengths of 0 to 100 mm, not all 0.",
+                   "expected a dash pattern of up to {most} lengths in mm from 0 to {longest:g}, not all 0, such as "
+                   "\"2 1\"; got {got!r}")
 BAD_URL = declare("bad-url", "error", "An --base-url that is not an http(s) address with a host, without spaces.")
 BAD_DICE = declare("bad-dice", "error", "Dice that are not written NdS (1d6, 2d10) within bounds.")
-OUT_OF_RANGE = declare("out-of-range", "error", "A number or size outside the bounds its key allows.")
+OUT_OF_RANGE = declare("out-of-range", "error", "A number or size outside the bounds its key allows.",
+                       "expected {what} from {low} to {high}, got {got}")
 TOO_LARGE = declare("too-large", "error", "A file, image or text over the limit Muster reads (docs/limits.md).")
 TOO_DEEP = declare("too-deep", "error", "YAML nested deeper than Muster reads.")
 
 # Keys
-UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).")
+UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).",
+                      "unknown {what} '{name}'{hint}")
 MISSING_KEY = declare("missing-key", "error", "A key that must be given is missing.")
 KEY_CONFLICT = declare("key-conflict", "error", "Keys that cannot be given together, or one that does not apply.")
 DUPLICATE_KEY = declare("duplicate-key", "error", "The same key twice in one mapping, or two columns for one key.")
 
 # Files
-MISSING_FILE = declare("missing-file", "error", "A file the game names is not there.")
+MISSING_FILE = declare("missing-file", "error", "A file the game names is not there.", "no file '{name}' in {folder}/")
 FILE_OUTSIDE_GAME = declare("file-outside-game", "error", "A file named outside the game folder (an absolute "
                             "path, or .. leading out).")
 NOT_A_REGULAR_FILE = declare("not-a-regular-file", "error", "A name that is a link, a folder or a device, not a "
@@ -138,7 +145,8 @@ TOO_FEW_CELLS = declare("too-few-cells", "error", "More pieces to place at rando
 # Checks of the cards
 DECK_SIZE = declare("deck-size", "error", "A deck whose cards do not add up to the size it declares.",
                     "deck '{deck}' declares {size} cards, its cards add up to {total}")
-DUPLICATE_TITLE = declare("duplicate-title", "error", "Two cards of one deck with the same title.")
+DUPLICATE_TITLE = declare("duplicate-title", "error", "Two cards of one deck with the same title.",
+                          "title '{title}' appears twice in deck '{deck}' (first at {first})")
 RULE_REQUIRE = declare("rule-require", "error", "A card the game's require: rule asks for is missing.")
 RULE_FORBID = declare("rule-forbid", "error", "A card the game's forbid: rule excludes is there.")
 RULE_MAX_COPIES = declare("rule-max-copies", "error", "More copies than the game's max_copies: rule allows.")

@@ -31,8 +31,7 @@ def resolve(raw, colours: dict[str, str]) -> str | None:
         return colours[text]
     if text in BASIC:
         return BASIC[text]
-    raise MusterError(f"unknown colour {text!r}: use {EXAMPLES}, none, black, white or a name of the game's colours",
-                      code=codes.BAD_COLOUR.name)
+    raise MusterError.of(codes.BAD_COLOUR, got=text, examples=EXAMPLES)
 
 
 def channels(colour: str) -> tuple[str, tuple[float, ...]]:

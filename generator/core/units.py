@@ -83,8 +83,7 @@ def parse_dash(value) -> tuple[float, ...]:
     except ValueError:
         dashes = (math.nan,)
     if len(dashes) > MAX_DASHES or not all(0 <= d <= MAX_DASH_MM for d in dashes) or dashes and not any(dashes):
-        raise MusterError(f"expected a dash pattern of up to {MAX_DASHES} lengths in mm from 0 to {MAX_DASH_MM:g}, "
-                          f"not all 0, such as \"2 1\"; got {value!r}", code=codes.BAD_DASH.name)
+        raise MusterError.of(codes.BAD_DASH, most=MAX_DASHES, longest=MAX_DASH_MM, got=value)
     return dashes
 
 
@@ -94,8 +93,7 @@ def parse_size(value, named: dict[str, tuple[float, float]]) -> tuple[float, flo
         return named[value.strip().lower()]
     match = _SIZE.match(str(value))
     if not match:
-        raise MusterError(f"expected one of {', '.join(named)} or a size such as '63mm x 88mm', got {value!r}",
-                          code=codes.BAD_SIZE.name)
+        raise MusterError.of(codes.BAD_SIZE, names=", ".join(named), got=value)
     try:
         width, height = parse_length(match.group(1)), parse_length(match.group(2))
     except MusterError as exc:  # a side that is no length: the size is what is wrong
@@ -115,8 +113,7 @@ def paper_size(value) -> tuple[float, float]:
     try:
         size = parse_size(value, PAPERS)
     except MusterError:
-        raise MusterError(f"expected a paper: one of {', '.join(PAPER_NAMES)}, or a size such as 300mm x 400mm, "
-                          f"got {value!r}", code=codes.BAD_PAPER.name) from None
+        raise MusterError.of(codes.BAD_PAPER, papers=", ".join(PAPER_NAMES), got=value) from None
     if not all(MIN_PAPER_MM <= side <= MAX_PAPER_MM for side in size):
         raise MusterError(f"each side of a paper must be {MIN_PAPER_MM:g} mm to {MAX_PAPER_MM:g} mm, got {value!r}",
                           code=codes.BAD_PAPER.name)

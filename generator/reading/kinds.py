@@ -58,7 +58,7 @@ def _integer(value, key) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise MusterError(f"expected an integer, got {describe(value)}", code="wrong-type")
     if (key.minimum is not None and value < key.minimum) or (key.maximum is not None and value > key.maximum):
-        raise MusterError(f"expected an integer from {key.minimum} to {key.maximum}, got {value}", code="out-of-range")
+        raise MusterError.of(codes.OUT_OF_RANGE, what="an integer", low=key.minimum, high=key.maximum, got=value)
     return value
 
 
@@ -66,8 +66,8 @@ def _number(value, key):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise MusterError(f"expected a number, got {describe(value)}", code="wrong-type")
     if not (math.isfinite(value) and abs(value) <= MAX_NUMBER):  # YAML's .nan and .inf, and 1e400 read as inf
-        raise MusterError(f"expected a finite number from -{MAX_NUMBER:.0e} to {MAX_NUMBER:.0e}, got {describe(value)}",
-                          code="out-of-range")
+        raise MusterError.of(codes.OUT_OF_RANGE, what="a finite number", low=f"-{MAX_NUMBER:.0e}",
+                             high=f"{MAX_NUMBER:.0e}", got=describe(value))
     return value
 
 
