@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from conftest import GAME_YAML, REPO, patched
 from generator.cli.authoring import import_cards
 from generator.cli.export import export_csv, export_xlsx
-from generator.core.errors import MusterError
+from generator.core import codes as catalogue
+from generator.core.errors import Finding, MusterError
 from generator.reading.loading import load_game
 from generator.formats.spreadsheets import deck_table, deck_yaml, import_deck, write_csv, write_xlsx
 from generator.reading.worksheets import cards_from_sheet, read_sheet
@@ -158,10 +159,11 @@ def test_validation_findings_point_at_the_sheet(tmp_path, make_game):
     result = import_deck(sheet, game, "reds")
     assert result.output == game / "reds.yaml"
     lines = [str(f) for f in result.findings]
-    assert f"{sheet}:3:1: error: [typed] 'Bravo' in deck 'reds' lacks force" in lines, lines  # a rule of the game
-    assert f"{sheet}:4:1: error: title: title 'Alpha' appears twice in deck 'reds' (first at row 2)" in lines, lines
+    assert [(f.where, f.code) for f in result.findings if f.code == "rule-require"] == [((sheet, 3, 1), "rule-require")]
     twice = next(f for f in result.findings if f.code == "duplicate-title")
     assert twice.related == (sheet, 2, 1)  # placed from the finding's locations, not from its text
+    assert twice == Finding.of(catalogue.DUPLICATE_TITLE, (sheet, 4, 1), "title", related=twice.related, title="Alpha",
+                               deck="reds", first="row 2")
     assert not any("reds.yaml" in line for line in lines)
 
 
