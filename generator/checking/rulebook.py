@@ -77,9 +77,9 @@ def face_findings(game: Game, text: str) -> list[Finding]:
         font = HEADING_FONTS.get("#" * int(before.tag[1]) + " ", "text-bold")
         family = fonts.font_book().lacking(font, "italic")
         if family:
-            findings.append(Finding("warning", _line_of(game.rulebook.path, token.content), "rulebook",
-                                    f"*italic* in a heading set in font '{font}': its family '{family}' has no "
-                                    "italic face, so that text prints upright", "no-italic"))
+            findings.append(Finding.of(codes.NO_ITALIC, _line_of(game.rulebook.path, token.content), "rulebook",
+                                       mark="*italic*", setting="a heading set in ", font=font, family=family,
+                                       face="italic", printed="upright"))
     return findings
 
 

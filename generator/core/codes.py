@@ -200,8 +200,11 @@ RULEBOOK_TOO_BIG = declare("rulebook-too-big", "error", "A rulebook over the lim
 RULEBOOK_LAYOUT = declare("rulebook-layout", "error", "A rulebook block that cannot be set on any page.")
 CARD_NOT_LISTED = declare("card-not-listed", "error", "A card reference in the rulebook that lacks cards of its "
                           "deck.")
-NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has no italic face: printed upright.")
-NO_BOLD = declare("no-bold", "warning", "**Bold** in a font whose family has no bold face: printed regular.")
+_NO_FACE = ("{mark} in {setting}font '{font}': its family '{family}' has no {face} face, so that text prints "
+            "{printed}")  # mark: *italic* or **bold**; setting: "" on a card, "a heading set in " in the rulebook
+NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has no italic face: printed upright.",
+                    _NO_FACE)
+NO_BOLD = declare("no-bold", "warning", "**Bold** in a font whose family has no bold face: printed regular.", _NO_FACE)
 CARD_FIGURE = declare("card-figure", "error", "A card drawn in the rulebook (card:) that names no card, or asks "
                       "what its layout cannot show.")
 

@@ -156,14 +156,13 @@ def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding])
     if missing:
         raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
                           element.fields["text"].where, code="unknown-icon")
-    for role, mark in (("bold", "**bold**"), ("italic", "*italic*")):
+    for role, mark, code in (("bold", "**bold**", codes.NO_BOLD), ("italic", "*italic*", codes.NO_ITALIC)):
         family = None
         if any(getattr(s, role) and s.token.text.strip() for s in segments):
             family = fonts.font_book().lacking(values["font"], role)
         if family:
-            found.append(Finding("warning", element.where, "", f"{mark} in font '{values['font']}': its family "
-                                 f"'{family}' has no {role} face, so that text prints in its regular one",
-                                 f"no-{role}"))
+            found.append(Finding.of(code, element.where, mark=mark, setting="", font=values["font"], family=family,
+                                    face=role, printed="in its regular one"))
     return typeset.spans(segments, values["font"], values["colour"], canvas.icons)
 
 
