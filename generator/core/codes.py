@@ -121,7 +121,8 @@ FORMULA_WITHOUT_VALUE = declare("formula-without-value", "error", "A formula sav
 # The game's vocabulary
 UNKNOWN_TRAIT = declare("unknown-trait", "error", "A trait the game does not declare.",
                         "unknown trait '{name}'{hint}")
-UNKNOWN_CODE = declare("unknown-code", "error", "A code its vocabulary does not have.")
+UNKNOWN_CODE = declare("unknown-code", "error", "A code its vocabulary does not have.",
+                       "unknown {trait} {got}; expected {expected}")
 UNKNOWN_VOCABULARY = declare("unknown-vocabulary", "error", "A vocabulary the game does not declare.",
                              "unknown vocabulary {name!r}{hint}")
 UNKNOWN_ICON = declare("unknown-icon", "error", "An icon the game does not declare.")
@@ -180,7 +181,8 @@ SVG_UNSUPPORTED = declare("svg-unsupported", "error", "An SVG feature Muster can
 SVG_NUMBER = declare("svg-number", "error", "An SVG number that is not finite, or too large to draw.")
 
 # Sets, deck lists and construction formats
-UNKNOWN_SET = declare("unknown-set", "error", "A set that game.yaml does not declare (sets:).")
+UNKNOWN_SET = declare("unknown-set", "error", "A set that game.yaml does not declare (sets:).",
+                      "unknown set '{name}'{hint}")
 WRONG_SET = declare("wrong-set", "error", "A card of a deck list from a set the list or its format does not draw on.")
 UNKNOWN_TITLE = declare("unknown-title", "error", "A deck list's title that is no card of the game (or of that deck).")
 AMBIGUOUS_TITLE = declare("ambiguous-title", "error", "A deck list's title that names cards of several decks.")
