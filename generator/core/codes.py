@@ -169,7 +169,9 @@ TEXT_TOO_SMALL = declare("text-too-small", "warning", "Text shrunk below the sma
 OUTSIDE_SAFE_AREA = declare("outside-safe-area", "warning", "Text reaching outside the face's safe zone.")
 MISSING_GLYPH = declare("missing-glyph", "warning", "A character the font has no glyph for.",
                         "font '{font}' has no glyph for {characters}")
-BLEED_GAP = declare("bleed-gap", "warning", "A layout whose background leaves the bleed uncovered.")
+BLEED_GAP = declare("bleed-gap", "warning", "A layout whose background leaves the bleed uncovered.",
+                    "deck '{deck}': the {which} layout {layout} leaves the {bleed:g} mm bleed uncovered on the {sides} "
+                    "(drawn for another card size? size its background by face.w and face.h, with bleed: true)")
 UNKNOWN_AFFILIATION = declare("unknown-affiliation", "error", "A unit symbol's affiliation Muster does not know.")
 UNKNOWN_ECHELON = declare("unknown-echelon", "error", "A unit symbol's echelon Muster does not know.")
 UNKNOWN_UNIT_TYPE = declare("unknown-unit-type", "error", "A unit symbol's type Muster does not know.")
