@@ -165,8 +165,11 @@ BAD_TEMPLATE = declare("bad-template", "error", "A template in game.yaml that fa
                        "kind.")
 TIME_LIMIT = declare("time-limit", "error", "Templates that ran too long.")
 TEXT_OVERFLOW = declare("text-overflow", "error", "Text that does not fit its box even at its smallest size.")
-TEXT_TOO_SMALL = declare("text-too-small", "warning", "Text shrunk below the smallest size that prints legibly.")
-OUTSIDE_SAFE_AREA = declare("outside-safe-area", "warning", "Text reaching outside the face's safe zone.")
+TEXT_TOO_SMALL = declare("text-too-small", "warning", "Text shrunk below the smallest size that prints legibly.",
+                         "text {text!r} is {size:g} pt, below the {least:g} pt that prints legibly (accept: "
+                         "[text-too-small] on the element, if it is meant)")
+OUTSIDE_SAFE_AREA = declare("outside-safe-area", "warning", "Text reaching outside the face's safe zone.",
+                            "text {text!r} reaches outside the {safe:g} mm safe zone")
 MISSING_GLYPH = declare("missing-glyph", "warning", "A character the font has no glyph for.",
                         "font '{font}' has no glyph for {characters}")
 BLEED_GAP = declare("bleed-gap", "warning", "A layout whose background leaves the bleed uncovered.",
