@@ -95,13 +95,16 @@ def test_errors_name_row_and_column_and_nothing_is_written(tmp_path, make_game):
                      ",U,1,E,\n", encoding="utf-8")
     result = import_deck(sheet, game, "reds")
     assert result.output is None
-    assert [str(f) for f in result.findings] == [f"{sheet}:{line}" for line in (
-        "6:2: error: type: unknown type 'X'; expected one of L, U",
-        "6:4: error: fronts: unknown fronts 'Q'; expected codes of E, W, A",
-        "6:5: error: year: 1950 is outside 1939..1945",
-        "7:3: error: force: expected an integer, got 'two'",
-        "8:1: error: title: every card needs a title",
-    )]
+    assert [(f.where, f.field, f.code, f.message) for f in result.findings] == [
+        ((sheet, 6, 2), "type", "unknown-code",
+         catalogue.UNKNOWN_CODE.message(trait="type", got="'X'", expected="one of L, U")),
+        ((sheet, 6, 4), "fronts", "unknown-code",
+         catalogue.UNKNOWN_CODE.message(trait="fronts", got="'Q'", expected="codes of E, W, A")),
+        ((sheet, 6, 5), "year", "out-of-range", "1950 is outside 1939..1945"),
+        ((sheet, 7, 3), "force", "wrong-type", catalogue.WRONG_TYPE.message(expected="an integer", got="'two'")),
+        ((sheet, 8, 1), "title", "missing-key", "every card needs a title"),
+    ]
+    assert {f.severity for f in result.findings} == {"error"}
     assert [f.code for f in result.findings] == ["unknown-code", "unknown-code", "out-of-range", "wrong-type", "missing-key"]
     assert (game / "reds.yaml").read_text() == before
 
