@@ -17,8 +17,10 @@ def messages(folder) -> list[str]:
 
 
 def located(folder) -> list[tuple[str, str, str, str]]:
-    """Each finding of checking the game: its place, field, code and message."""
-    return [(str(f.where), f.field, f.code, f.message) for f in check_data(load_game(folder))]
+    """Each error of checking the game: its place, field, code and message (no other severity is there)."""
+    findings = check_data(load_game(folder))
+    assert {f.severity for f in findings} <= {"error"}
+    return [(str(f.where), f.field, f.code, f.message) for f in findings]
 
 
 def codes(folder) -> list[tuple[str, str]]:
@@ -41,19 +43,15 @@ def test_tiny_game_loads_with_parsed_values(make_game):
 def test_wrong_type_names_file_line_column_and_field(make_game):
     line = "  - {title: Alpha, type: L, force: two, fronts: A}"
     folder = make_game({"reds.yaml": f"cards:\n{line}\n  - {{title: Bravo, type: U, force: 3, fronts: E, count: 2}}\n"})
-    assert messages(folder) == [
-        f"{folder / 'reds.yaml'}:2:{column(line, 'two')}: error: cards[0].force: expected an integer, got 'two'",
-    ]
-    assert codes(folder) == [("cards[0].force", "wrong-type")]
+    assert located(folder) == [(f"{folder / 'reds.yaml'}:2:{column(line, 'two')}", "cards[0].force", "wrong-type",
+                                catalogue.WRONG_TYPE.message(expected="an integer", got="'two'"))]
 
 
 def test_unknown_code_lists_the_allowed_ones(make_game):
     line = "  - {title: Alpha, type: L, force: 2, fronts: EX}"
     folder = make_game({"reds.yaml": f"cards:\n{line}\n  - {{title: Bravo, type: U, force: 3, fronts: E, count: 2}}\n"})
-    assert messages(folder) == [
-        f"{folder / 'reds.yaml'}:2:{column(line, 'EX')}: error: cards[0].fronts: unknown fronts 'X'; expected codes of E, W, A",
-    ]
-    assert codes(folder) == [("cards[0].fronts", "unknown-code")]
+    assert located(folder) == [(f"{folder / 'reds.yaml'}:2:{column(line, 'EX')}", "cards[0].fronts", "unknown-code",
+                                catalogue.UNKNOWN_CODE.message(trait="fronts", got="'X'", expected="codes of E, W, A"))]
 
 
 def test_unknown_key_gets_a_did_you_mean_hint(make_game):
