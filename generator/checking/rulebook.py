@@ -130,9 +130,8 @@ def coverage(game: Game, text: str) -> list[Finding]:
         missing = sorted({card.title for card in deck.cards if card.title not in listed})
         if missing:
             shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-            findings.append(Finding("error", game.rulebook.where, "rulebook",
-                                    f"the card reference lacks {len(missing)} card(s) of deck '{deck.id}': {shown}",
-                                    "card-not-listed"))
+            findings.append(Finding.of(codes.CARD_NOT_LISTED, game.rulebook.where, "rulebook", count=len(missing),
+                                       deck=deck.id, titles=shown))
     return findings
 
 

@@ -206,7 +206,7 @@ FORMAT_DECK = declare("format-deck", "error", "A card of a deck that the chosen 
 RULEBOOK_TOO_BIG = declare("rulebook-too-big", "error", "A rulebook over the limits Muster typesets.")
 RULEBOOK_LAYOUT = declare("rulebook-layout", "error", "A rulebook block that cannot be set on any page.")
 CARD_NOT_LISTED = declare("card-not-listed", "error", "A card reference in the rulebook that lacks cards of its "
-                          "deck.")
+                          "deck.", "the card reference lacks {count} card(s) of deck '{deck}': {titles}")
 _NO_FACE = ("{mark} in {setting}font '{font}': its family '{family}' has no {face} face, so that text prints "
             "{printed}")  # mark: *italic* or **bold**; setting: "" on a card, "a heading set in " in the rulebook
 NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has no italic face: printed upright.",
