@@ -57,8 +57,8 @@ def spec_case(path: Path) -> Case:
     `command` (validate, the default, or build). The expectation: `names` (the file or files an error line names),
     `limit` (that line names the limit), `outcome: built-or-refused` (a build that works is fine too), `exit` (the exact
     exit status), `says` (words of the error line, which starts with the game's folder, as given or as Muster shows it,
-    or is a bare `error:`), `code` (the code of that problem, met while reading the game); and `timeout: hang` (HANG
-    seconds), `fails` (the xfail reason while it fails)."""
+    or is a bare `error:`), `code` (the code of that problem, met while reading or checking the game); and `timeout:
+    hang` (HANG seconds), `fails` (the xfail reason while it fails)."""
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
 
     def prepare(work: Path):
@@ -78,19 +78,20 @@ def spec_case(path: Path) -> Case:
                 assert lines, result
                 assert lines[0].startswith((str(game), str(game.relative_to(work)), "error:")), lines[0]
             if "code" in spec:
-                assert reading_code(game, spec["says"]) == spec["code"], result
+                assert found_code(game, spec["says"]) == spec["code"], result
         return args, check
 
     return Case(prepare, HANG if spec.get("timeout") == "hang" else TIMEOUT, spec.get("fails"))
 
 
-def reading_code(folder: Path, text: str) -> str:
-    """The code of the problem, reported with `text`, that reading the game at `folder` meets."""
+def found_code(folder: Path, text: str) -> str:
+    """The code of the problem, reported with `text`, that reading or checking the game at `folder` meets."""
+    from generator.checking import check_game
     from generator.core.errors import MusterError
     from generator.reading.loading import load_game
 
     try:
-        findings = load_game(folder).findings
+        findings = check_game(load_game(folder))
     except MusterError as problem:
         return problem.code
     return next(f.code for f in findings if text in str(f))

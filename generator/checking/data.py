@@ -44,11 +44,9 @@ def _deck_findings(deck: Deck) -> list[Finding]:
         if not key:  # a piece without a title (a token) is told apart by its id
             continue
         if key in seen:
-            findings.append(Finding(
-                "error", card.located("title"), f"cards[{card.index}].title",
-                f"title '{card.title}' appears twice in deck '{deck.id}' (first at {_place(seen[key].where)})",
-                "duplicate-title", seen[key].where,
-            ))
+            findings.append(Finding.of(codes.DUPLICATE_TITLE, card.located("title"), f"cards[{card.index}].title",
+                                       related=seen[key].where, title=card.title, deck=deck.id,
+                                       first=_place(seen[key].where)))
         else:
             seen[key] = card
     return findings

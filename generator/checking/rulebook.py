@@ -77,9 +77,9 @@ def face_findings(game: Game, text: str) -> list[Finding]:
         font = HEADING_FONTS.get("#" * int(before.tag[1]) + " ", "text-bold")
         family = fonts.font_book().lacking(font, "italic")
         if family:
-            findings.append(Finding("warning", _line_of(game.rulebook.path, token.content), "rulebook",
-                                    f"*italic* in a heading set in font '{font}': its family '{family}' has no "
-                                    "italic face, so that text prints upright", "no-italic"))
+            findings.append(Finding.of(codes.NO_ITALIC, _line_of(game.rulebook.path, token.content), "rulebook",
+                                       mark="*italic*", setting="a heading set in ", font=font, family=family,
+                                       face="italic", printed="upright"))
     return findings
 
 
@@ -130,9 +130,8 @@ def coverage(game: Game, text: str) -> list[Finding]:
         missing = sorted({card.title for card in deck.cards if card.title not in listed})
         if missing:
             shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-            findings.append(Finding("error", game.rulebook.where, "rulebook",
-                                    f"the card reference lacks {len(missing)} card(s) of deck '{deck.id}': {shown}",
-                                    "card-not-listed"))
+            findings.append(Finding.of(codes.CARD_NOT_LISTED, game.rulebook.where, "rulebook", count=len(missing),
+                                       deck=deck.id, titles=shown))
     return findings
 
 

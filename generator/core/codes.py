@@ -54,30 +54,37 @@ BAD_CHOICE = declare("bad-choice", "error", "A value that is not one of the choi
 BAD_VALUE = declare("bad-value", "error", "A value that cannot be read as what its field holds.")
 BAD_LENGTH = declare("bad-length", "error", "A length without a unit, or not a length at all.",
                      "expected a length such as 3mm or 0.125in, got {got!r}")
-BAD_SIZE = declare("bad-size", "error", "A size that is neither a named size nor 'W x H' with units.")
-BAD_PAPER = declare("bad-paper", "error", "A paper that is neither a named paper nor a size within bounds.")
-BAD_COLOUR = declare("bad-colour", "error", "A colour that is neither #rrggbb nor cmyk(c, m, y, k).")
+BAD_SIZE = declare("bad-size", "error", "A size that is neither a named size nor 'W x H' with units.",
+                   "expected one of {names} or a size such as '63mm x 88mm', got {got!r}")
+BAD_PAPER = declare("bad-paper", "error", "A paper that is neither a named paper nor a size within bounds.",
+                    "expected a paper: one of {papers}, or a size such as 300mm x 400mm, got {got!r}")
+BAD_COLOUR = declare("bad-colour", "error", "A colour that is neither #rrggbb nor cmyk(c, m, y, k).",
+                     "unknown colour {got!r}: use {examples}, none, black, white or a name of the game's colours")
 BAD_ID = declare("bad-id", "error", "An id or file stem that is not lower case letters, digits and dashes.")
 BAD_NAME = declare("bad-name", "error", "A name (of a font, a constant, a let:) that is not a plain name.")
 BAD_VERSION = declare("bad-version", "error", "A format version this Muster does not read.",
                       "unsupported format version {got!r} (this Muster reads {expected})")
 BAD_OPTION = declare("bad-option", "error", "Command-line options that cannot go together, or one the command "
                      "cannot use.")
-BAD_DASH = declare("bad-dash", "error", "A dash pattern that is not up to 16 lengths of 0 to 100 mm, not all 0.")
+BAD_DASH = declare("bad-dash", "error", "A dash pattern that is not up to 16 lengths of 0 to 100 mm, not all 0.",
+                   "expected a dash pattern of up to {most} lengths in mm from 0 to {longest:g}, not all 0, such as "
+                   "\"2 1\"; got {got!r}")
 BAD_URL = declare("bad-url", "error", "An --base-url that is not an http(s) address with a host, without spaces.")
 BAD_DICE = declare("bad-dice", "error", "Dice that are not written NdS (1d6, 2d10) within bounds.")
-OUT_OF_RANGE = declare("out-of-range", "error", "A number or size outside the bounds its key allows.")
+OUT_OF_RANGE = declare("out-of-range", "error", "A number or size outside the bounds its key allows.",
+                       "expected {what} from {low} to {high}, got {got}")
 TOO_LARGE = declare("too-large", "error", "A file, image or text over the limit Muster reads (docs/limits.md).")
 TOO_DEEP = declare("too-deep", "error", "YAML nested deeper than Muster reads.")
 
 # Keys
-UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).")
+UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).",
+                      "unknown {what} '{name}'{hint}")
 MISSING_KEY = declare("missing-key", "error", "A key that must be given is missing.")
 KEY_CONFLICT = declare("key-conflict", "error", "Keys that cannot be given together, or one that does not apply.")
 DUPLICATE_KEY = declare("duplicate-key", "error", "The same key twice in one mapping, or two columns for one key.")
 
 # Files
-MISSING_FILE = declare("missing-file", "error", "A file the game names is not there.")
+MISSING_FILE = declare("missing-file", "error", "A file the game names is not there.", "no file '{name}' in {folder}/")
 FILE_OUTSIDE_GAME = declare("file-outside-game", "error", "A file named outside the game folder (an absolute "
                             "path, or .. leading out).")
 NOT_A_REGULAR_FILE = declare("not-a-regular-file", "error", "A name that is a link, a folder or a device, not a "
@@ -114,7 +121,8 @@ FORMULA_WITHOUT_VALUE = declare("formula-without-value", "error", "A formula sav
 # The game's vocabulary
 UNKNOWN_TRAIT = declare("unknown-trait", "error", "A trait the game does not declare.",
                         "unknown trait '{name}'{hint}")
-UNKNOWN_CODE = declare("unknown-code", "error", "A code its vocabulary does not have.")
+UNKNOWN_CODE = declare("unknown-code", "error", "A code its vocabulary does not have.",
+                       "unknown {trait} {got}; expected {expected}")
 UNKNOWN_VOCABULARY = declare("unknown-vocabulary", "error", "A vocabulary the game does not declare.",
                              "unknown vocabulary {name!r}{hint}")
 UNKNOWN_ICON = declare("unknown-icon", "error", "An icon the game does not declare.")
@@ -138,7 +146,8 @@ TOO_FEW_CELLS = declare("too-few-cells", "error", "More pieces to place at rando
 # Checks of the cards
 DECK_SIZE = declare("deck-size", "error", "A deck whose cards do not add up to the size it declares.",
                     "deck '{deck}' declares {size} cards, its cards add up to {total}")
-DUPLICATE_TITLE = declare("duplicate-title", "error", "Two cards of one deck with the same title.")
+DUPLICATE_TITLE = declare("duplicate-title", "error", "Two cards of one deck with the same title.",
+                          "title '{title}' appears twice in deck '{deck}' (first at {first})")
 RULE_REQUIRE = declare("rule-require", "error", "A card the game's require: rule asks for is missing.")
 RULE_FORBID = declare("rule-forbid", "error", "A card the game's forbid: rule excludes is there.")
 RULE_MAX_COPIES = declare("rule-max-copies", "error", "More copies than the game's max_copies: rule allows.")
@@ -156,11 +165,16 @@ BAD_TEMPLATE = declare("bad-template", "error", "A template in game.yaml that fa
                        "kind.")
 TIME_LIMIT = declare("time-limit", "error", "Templates that ran too long.")
 TEXT_OVERFLOW = declare("text-overflow", "error", "Text that does not fit its box even at its smallest size.")
-TEXT_TOO_SMALL = declare("text-too-small", "warning", "Text shrunk below the smallest size that prints legibly.")
-OUTSIDE_SAFE_AREA = declare("outside-safe-area", "warning", "Text reaching outside the face's safe zone.")
+TEXT_TOO_SMALL = declare("text-too-small", "warning", "Text shrunk below the smallest size that prints legibly.",
+                         "text {text!r} is {size:g} pt, below the {least:g} pt that prints legibly (accept: "
+                         "[text-too-small] on the element, if it is meant)")
+OUTSIDE_SAFE_AREA = declare("outside-safe-area", "warning", "Text reaching outside the face's safe zone.",
+                            "text {text!r} reaches outside the {safe:g} mm safe zone")
 MISSING_GLYPH = declare("missing-glyph", "warning", "A character the font has no glyph for.",
                         "font '{font}' has no glyph for {characters}")
-BLEED_GAP = declare("bleed-gap", "warning", "A layout whose background leaves the bleed uncovered.")
+BLEED_GAP = declare("bleed-gap", "warning", "A layout whose background leaves the bleed uncovered.",
+                    "deck '{deck}': the {which} layout {layout} leaves the {bleed:g} mm bleed uncovered on the {sides} "
+                    "(drawn for another card size? size its background by face.w and face.h, with bleed: true)")
 UNKNOWN_AFFILIATION = declare("unknown-affiliation", "error", "A unit symbol's affiliation Muster does not know.")
 UNKNOWN_ECHELON = declare("unknown-echelon", "error", "A unit symbol's echelon Muster does not know.")
 UNKNOWN_UNIT_TYPE = declare("unknown-unit-type", "error", "A unit symbol's type Muster does not know.")
@@ -172,7 +186,8 @@ SVG_UNSUPPORTED = declare("svg-unsupported", "error", "An SVG feature Muster can
 SVG_NUMBER = declare("svg-number", "error", "An SVG number that is not finite, or too large to draw.")
 
 # Sets, deck lists and construction formats
-UNKNOWN_SET = declare("unknown-set", "error", "A set that game.yaml does not declare (sets:).")
+UNKNOWN_SET = declare("unknown-set", "error", "A set that game.yaml does not declare (sets:).",
+                      "unknown set '{name}'{hint}")
 WRONG_SET = declare("wrong-set", "error", "A card of a deck list from a set the list or its format does not draw on.")
 UNKNOWN_TITLE = declare("unknown-title", "error", "A deck list's title that is no card of the game (or of that deck).")
 AMBIGUOUS_TITLE = declare("ambiguous-title", "error", "A deck list's title that names cards of several decks.")
@@ -191,9 +206,12 @@ FORMAT_DECK = declare("format-deck", "error", "A card of a deck that the chosen 
 RULEBOOK_TOO_BIG = declare("rulebook-too-big", "error", "A rulebook over the limits Muster typesets.")
 RULEBOOK_LAYOUT = declare("rulebook-layout", "error", "A rulebook block that cannot be set on any page.")
 CARD_NOT_LISTED = declare("card-not-listed", "error", "A card reference in the rulebook that lacks cards of its "
-                          "deck.")
-NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has no italic face: printed upright.")
-NO_BOLD = declare("no-bold", "warning", "**Bold** in a font whose family has no bold face: printed regular.")
+                          "deck.", "the card reference lacks {count} card(s) of deck '{deck}': {titles}")
+_NO_FACE = ("{mark} in {setting}font '{font}': its family '{family}' has no {face} face, so that text prints "
+            "{printed}")  # mark: *italic* or **bold**; setting: "" on a card, "a heading set in " in the rulebook
+NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has no italic face: printed upright.",
+                    _NO_FACE)
+NO_BOLD = declare("no-bold", "warning", "**Bold** in a font whose family has no bold face: printed regular.", _NO_FACE)
 CARD_FIGURE = declare("card-figure", "error", "A card drawn in the rulebook (card:) that names no card, or asks "
                       "what its layout cannot show.")
 

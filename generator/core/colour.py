@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from . import codes
+from .errors import MusterError
+
 _PERCENT = r"\s*(100(?:\.0+)?|\d{1,2}(?:\.\d+)?)\s*%?\s*"
 CMYK = re.compile(rf"^cmyk\({_PERCENT},{_PERCENT},{_PERCENT},{_PERCENT}\)$")
 COLOUR = re.compile(rf"^#[0-9a-fA-F]{{6}}$|^cmyk\({_PERCENT},{_PERCENT},{_PERCENT},{_PERCENT}\)$")
@@ -18,7 +21,7 @@ BASIC = {"black": "#000000", "white": "#ffffff"}  # the names every game has
 def resolve(raw, colours: dict[str, str]) -> str | None:
     """The one reading of a colour wherever a game gives one (layouts, terrain, icons): #rrggbb or cmyk(c, m, y, k)
     (lower case) for a colour given so, by a name of the game's `colours`, or black or white; None for none or
-    nothing; a ValueError saying what it expected otherwise."""
+    nothing; a MusterError (bad-colour) saying what it expected otherwise, for its caller to locate."""
     text = "" if raw is None else str(raw).strip()
     if text in ("", "none"):
         return None
@@ -28,7 +31,7 @@ def resolve(raw, colours: dict[str, str]) -> str | None:
         return colours[text]
     if text in BASIC:
         return BASIC[text]
-    raise ValueError(f"unknown colour {text!r}: use {EXAMPLES}, none, black, white or a name of the game's colours")
+    raise MusterError.of(codes.BAD_COLOUR, got=text, examples=EXAMPLES)
 
 
 def channels(colour: str) -> tuple[str, tuple[float, ...]]:

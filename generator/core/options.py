@@ -4,6 +4,7 @@ bounds and what it implies; the commands' options, the Options value and the key
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 from .errors import MusterError
@@ -13,20 +14,22 @@ MAX_BLEED = 10.0  # mm
 MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
 
 
+def _flagged(flag: str, read: Callable, *args):
+    """`read(*args)`, its MusterError told as the option's: "--paper: expected a paper: ..." with the flag as field."""
+    try:
+        return read(*args)
+    except MusterError as exc:
+        raise MusterError(f"{flag}: {exc.message}", field=flag, code=exc.code) from None
+
+
 def _paper(text: str) -> str:
     """A paper as --paper names it (units.paper_name)."""
-    try:
-        return paper_name(text)
-    except ValueError as exc:
-        raise MusterError(f"--paper: {exc}", field="--paper", code="bad-paper") from None
+    return _flagged("--paper", paper_name, text)
 
 
 def read_bleed(text: str) -> float:
     """Millimetres of bleed from an option such as 3mm or 0.125in, within 0 to MAX_BLEED."""
-    try:
-        value = parse_length(text)
-    except ValueError as exc:
-        raise MusterError(f"--bleed: {exc}", field="--bleed", code="bad-length") from None
+    value = _flagged("--bleed", parse_length, text)
     if not 0 <= value <= MAX_BLEED:
         raise MusterError(f"--bleed must be between 0mm and {MAX_BLEED:g}mm, got {text}", field="--bleed",
                           code="out-of-range")
@@ -40,10 +43,7 @@ def _back_offset(text: str) -> tuple[float, float]:
     if len(parts) != 2:
         raise MusterError(f"--back-offset takes two lengths, X,Y (such as 1.5mm,-0.5mm), got {text!r}",
                           field="--back-offset", code="bad-length")
-    try:
-        offset = (parse_length(parts[0], bare_unit="mm"), parse_length(parts[1], bare_unit="mm"))
-    except ValueError as exc:
-        raise MusterError(f"--back-offset: {exc}", field="--back-offset", code="bad-length") from None
+    offset = tuple(_flagged("--back-offset", partial(parse_length, bare_unit="mm"), part) for part in parts)
     if any(abs(value) > MAX_BACK_OFFSET for value in offset):
         raise MusterError(f"--back-offset must be within ±{MAX_BACK_OFFSET:g}mm on each axis, got {text}",
                           field="--back-offset", code="out-of-range")

@@ -7,7 +7,7 @@ import time
 from functools import partial
 from typing import Callable, Sequence
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.display import DeckFaces, Face
 from ..core.errors import Finding, MusterError
 from ..core.model import Card, Deck, Game
@@ -119,11 +119,8 @@ def _check_edges(deck: Deck, evaluators: dict[str, Evaluator], index: dict[Face,
         sides = bleed_gaps(faces[drawn[-1]], bleed)
         if sides:
             name = deck.face if which == "face" else deck.back
-            batch.findings.append(Finding(
-                "warning", deck.where, f"decks.{deck.id}.{which}",
-                f"deck '{deck.id}': the {which} layout {name} leaves the {bleed:g} mm bleed uncovered on the "
-                f"{' and '.join(sides)} (drawn for another card size? size its background by face.w and face.h, "
-                f"with bleed: true)", "bleed-gap"))
+            batch.findings.append(Finding.of(codes.BLEED_GAP, deck.where, f"decks.{deck.id}.{which}", deck=deck.id,
+                                             which=which, layout=name, bleed=bleed, sides=" and ".join(sides)))
 
 
 def _lay_out_card(card: Card, game: Game, shared: dict, warnings: bool, evaluators: dict[str, Evaluator],

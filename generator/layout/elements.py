@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.bundle import layouts_dir
 from ..core.display import Ellipse, Line, Picture, Polygon, Rect, Run
 from ..core.errors import Finding, MusterError
@@ -23,6 +23,7 @@ from ..core.units import PT_PER_MM, parse_length
 from ..core.files import confined
 from ..reading.resources import image_problem
 from . import symbols, typeset
+from .roles import as_value
 
 if TYPE_CHECKING:  # files.py reads layouts against the spec, which names the functions here
     from .files import Element
@@ -81,9 +82,9 @@ def ellipse(values: dict, element: Element, canvas: Canvas, found: list[Finding]
 
 
 def polygon(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -> list:
-    numbers = [parse_length(n, bare_unit="mm") for n in re.split(r"[\s,]+", values["points"].strip()) if n]
+    numbers = [as_value(parse_length, n, bare_unit="mm") for n in re.split(r"[\s,]+", values["points"].strip()) if n]
     if len(numbers) < 6 or len(numbers) % 2:
-        raise ValueError("points: expected at least three x y pairs")
+        raise MusterError("points: expected at least three x y pairs", code=codes.BAD_VALUE.name)
     points = tuple(zip(numbers[0::2], numbers[1::2]))
     return [Polygon(points, values.get("fill"), values.get("stroke"), values["stroke_width"])]
 
@@ -155,14 +156,13 @@ def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding])
     if missing:
         raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
                           element.fields["text"].where, code="unknown-icon")
-    for role, mark in (("bold", "**bold**"), ("italic", "*italic*")):
+    for role, mark, code in (("bold", "**bold**", codes.NO_BOLD), ("italic", "*italic*", codes.NO_ITALIC)):
         family = None
         if any(getattr(s, role) and s.token.text.strip() for s in segments):
             family = fonts.font_book().lacking(values["font"], role)
         if family:
-            found.append(Finding("warning", element.where, "", f"{mark} in font '{values['font']}': its family "
-                                 f"'{family}' has no {role} face, so that text prints in its regular one",
-                                 f"no-{role}"))
+            found.append(Finding.of(code, element.where, mark=mark, setting="", font=values["font"], family=family,
+                                    face=role, printed="in its regular one"))
     return typeset.spans(segments, values["font"], values["colour"], canvas.icons)
 
 
@@ -171,7 +171,7 @@ def grid(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -
     coordinates for letter numbering, each hex's number inside its top for 0101."""
     columns, rows, cell, left, top = values["columns"], values["rows"], values["cell"], values["x"], values["y"]
     if columns * rows > MAX_GRID_CELLS:
-        raise ValueError(f"a grid has at most {MAX_GRID_CELLS} cells")
+        raise MusterError(f"a grid has at most {MAX_GRID_CELLS} cells", code=codes.BAD_VALUE.name)
     stroke, width, fill = values.get("stroke") or "#000000", values["width"], values.get("fill")
     hexes = HexGrid(cell, values["orientation"], values["offset"], left, top)
     items: list = []

@@ -130,13 +130,21 @@ class Evaluator:
                 try:
                     items.extend(self._draw(element, self._values(number, element, evaluated[number]), context, found))
                     continue
-                except (ValueError, TypeError, ArithmeticError):
-                    pass  # evaluated again below, to name the value at fault
+                except MusterError as exc:
+                    if exc.where:
+                        raise
+                except (ValueError, TypeError, ArithmeticError):  # Python's own, from drawing: math.sqrt(-1)
+                    pass
+                # evaluated again below, to name the value at fault
             for scope in _scopes(element, context):
                 try:
                     if "when" in element.fields and not _condition(element.fields["when"], scope):
                         continue
                     items.extend(self._draw(element, self._item_values(number, element, scope), scope, found))
+                except MusterError as exc:  # a value drawing refused (points:, rotate:): the element's
+                    if exc.where:
+                        raise
+                    raise MusterError(exc.message, element.where, exc.field, exc.code) from None
                 except (sandbox.TemplateError, ValueError, TypeError, ArithmeticError, RecursionError) as exc:
                     code = "template-error" if isinstance(exc, sandbox.TemplateError) else "bad-value"
                     raise _failure(exc, element.where, code=code) from None
@@ -200,8 +208,8 @@ class Evaluator:
                 raise _failure(exc, where, f"{key}: ") from None
         try:
             result = field.read(raw, self.colours)
-        except (ValueError, TypeError) as exc:
-            raise _failure(exc, where, code="bad-value") from None
+        except MusterError as exc:
+            raise MusterError(exc.message, where, exc.field, exc.code) from None
         if not templated:
             self.fixed[(number, key)] = result
         return result

@@ -80,8 +80,8 @@ def figure_spec(game: Game, source: str) -> FigureSpec:
         raise _refused(source, f"side: expected face{' or back' if deck.back else ''}, got '{side}'")
     try:
         width = parse_length(options["width"]) if "width" in options else WIDTH
-    except (MusterError, ValueError) as exc:
-        raise _refused(source, f"width: {getattr(exc, 'message', exc)}") from None
+    except MusterError as exc:
+        raise _refused(source, f"width: {exc.message}") from None
     if not WIDTHS[0] <= width <= WIDTHS[1]:
         raise _refused(source, f"width: {width:g} mm is outside {WIDTHS[0]:g}..{WIDTHS[1]:g} mm")
     callouts = tuple(filter(None, (c.strip() for c in options.get("callouts", "").split(","))))

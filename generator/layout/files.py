@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core import codes
 from ..core.bundle import layouts_dir
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.model import Game
@@ -66,8 +67,8 @@ def read_layout(path: Path) -> Layout:
         raise MusterError("expected a mapping with a list under 'elements'", Location(path, 1, 1), code="layout-error")
     unknown = [k for k in data if k not in LAYOUT_KEYS]
     if unknown:
-        raise MusterError(f"unknown key '{unknown[0]}' (expected {', '.join(LAYOUT_KEYS)})", data.key_where[unknown[0]],
-                          code="unknown-key")
+        raise MusterError.of(codes.UNKNOWN_KEY, data.key_where[unknown[0]], what="key", name=unknown[0],
+                             hint=f" (expected {', '.join(LAYOUT_KEYS)})")
     let = data.get("let", Map())
     if not isinstance(let, Map):
         raise MusterError("let: expected a mapping of names to expressions", _at(data, "let"), code="layout-error")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, TypeVar
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.display import Face, Picture, Rect, Run, Turned
 from ..core.errors import Finding, Location, MusterError
 from ..core.units import PT_PER_MM
@@ -48,10 +48,9 @@ def small_text(items: Iterable, where: Location, accepted: Iterable[str]) -> lis
         inner = item.items if isinstance(item, Turned) else (item,)
         for run in inner:
             if isinstance(run, Run) and run.size < MIN_TEXT_PT - 1e-6:
-                message = (f"text {run.text[:30]!r} is {run.size:g} pt, below the {MIN_TEXT_PT:g} pt that prints "
-                           f"legibly (accept: [text-too-small] on the element, if it is meant)")
-                if all(f.message != message for f in findings):
-                    findings.append(Finding("warning", where, "", message, "text-too-small"))
+                small = Finding.of(codes.TEXT_TOO_SMALL, where, text=run.text[:30], size=run.size, least=MIN_TEXT_PT)
+                if small not in findings:
+                    findings.append(small)
     return findings
 
 
@@ -62,24 +61,25 @@ def text_findings(face: Face, safe: float, where: Location, field: str, label: s
     findings = []
     said = set()
 
-    def warn(code: str, message: str) -> None:
+    def warn(code: codes.Code, **values) -> None:
+        message = code.message(**values)
         if message not in said:
             said.add(message)
-            findings.append(Finding("warning", where, field, f"{label}: {message}", code))
+            findings.append(Finding(code.severity, where, field, f"{label}: {message}", code.name))
 
     for item in face.items:
         if not isinstance(item, Run):
             continue
         missing = fonts.missing_glyphs(item.text, item.font)
         if missing:
-            warn("missing-glyph", f"font '{item.font}' has no glyph for {', '.join(repr(c) for c in missing)}")
+            warn(codes.MISSING_GLYPH, font=item.font, characters=", ".join(repr(c) for c in missing))
         if not everything:
             continue
         width = fonts.unit_width(item.text, item.font) * item.size / PT_PER_MM
         top = item.y - fonts.cap_height(item.font) * item.size / PT_PER_MM
         if (item.x < safe - 0.05 or item.x + width > face.width - safe + 0.05
                 or top < safe - 0.05 or item.y > face.height - safe + 0.05):
-            warn("outside-safe-area", f"text {item.text[:30]!r} reaches outside the {safe:g} mm safe zone")
+            warn(codes.OUTSIDE_SAFE_AREA, text=item.text[:30], safe=safe)
     return findings
 
 

@@ -4,24 +4,47 @@ schema (`schema`) and in docs/layouts.md (`docs`, the short name of the tables' 
 line saying how such a value is written, which the schema adds to each field's). Fields (spec.py) name their role;
 nothing else knows roles.
 
-`read(raw, field, colours)` returns the value or raises ValueError (or TypeError) saying what was expected;
-`colours` are the game's. A role that drawing does not read (`when:`, `repeat:`, `as:`: the evaluator runs them)
-has no `read`.
+`read(raw, field, colours)` returns the value or raises a MusterError saying what was expected, with no place
+(the evaluator locates it); `colours` are the game's. A role that drawing does not read (`when:`, `repeat:`,
+`as:`: the evaluator runs them) has no `read`.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from typing import Callable
 
-from ..core import fonts, units
+from ..core import codes, fonts, units
 from ..core.colour import resolve
+from ..core.errors import MusterError
 from ..reading.spec import MAX_FIRST, MAX_GRID_LINES
 from .findings import ACCEPTABLE
 
 MAX_NUMBER = 1000  # a `number` field's (sizes in points, leading): text is shrunk to fit from it in small steps
 TEMPLATE = {"$ref": "#/$defs/template"}  # a value a template writes, checked when the face is laid out
 FONTS = {"$ref": "#/$defs/font"}  # the fonts a game may name: the schema's, as game.yaml's `font` keys have them
+
+
+def _invalid(message: str) -> MusterError:
+    return MusterError(message, code=codes.BAD_VALUE.name)
+
+
+def as_value(read: Callable, *args, **keywords):
+    """`read(*args, **keywords)` as a layout value: whatever its reader calls a refusal (bad-length, bad-colour),
+    in a layout it is a value its field cannot hold (bad-value), with no place."""
+    try:
+        return read(*args, **keywords)
+    except MusterError as exc:
+        raise _invalid(exc.message) from None
+
+
+def _converted(convert: Callable, raw):
+    """`convert(raw)` (float, int), Python's refusal told as a value that will not do, in Python's words."""
+    try:
+        return convert(raw)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise _invalid(str(exc)) from None
 
 
 class Length:
@@ -52,9 +75,9 @@ class Number:
         return float(raw)
 
     def read(self, raw, field, colours):
-        number = self.convert(raw)
+        number = _converted(self.convert, raw)
         if not (math.isfinite(number) and self.minimum <= number <= self.maximum):
-            raise ValueError(f"expected a {self.kind} from {self.minimum} to {self.maximum}, got {raw!r}")
+            raise _invalid(f"expected a {self.kind} from {self.minimum} to {self.maximum}, got {raw!r}")
         return number
 
     def schema(self, field) -> dict:
@@ -118,7 +141,7 @@ class Font:
 
     def read(self, raw, field, colours) -> str:
         if not fonts.known(str(raw)):
-            raise ValueError(fonts.font_book().unknown(str(raw)).message)
+            raise _invalid(fonts.font_book().unknown(str(raw)).message)
         return str(raw)
 
     def schema(self, field) -> dict:
@@ -147,7 +170,7 @@ class Choice:
     def read(self, raw, field, colours):
         choices = field.choices
         if raw not in choices:
-            raise ValueError(f"{field.name}: expected {', '.join(choices[:-1])} or {choices[-1]}, got {raw!r}")
+            raise _invalid(f"{field.name}: expected {', '.join(choices[:-1])} or {choices[-1]}, got {raw!r}")
         return raw
 
     def schema(self, field) -> dict:
@@ -171,9 +194,9 @@ class Angle:
     description = "Degrees clockwise: 0, 90, 180 or 270."
 
     def read(self, raw, field, colours) -> float:
-        angle = float(raw)
+        angle = _converted(float, raw)
         if angle % 90:
-            raise ValueError(f"{field.name}: expected 0, 90, 180 or 270 degrees, got {raw!r}")
+            raise _invalid(f"{field.name}: expected 0, 90, 180 or 270 degrees, got {raw!r}")
         return angle % 360
 
     def schema(self, field) -> dict:

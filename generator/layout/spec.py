@@ -23,7 +23,7 @@ from ..core.registry import Registry
 from ..reading.spec import BOARD_SHAPES, Derived
 from . import elements
 from .roles import (ACCEPTED, ANGLE, CHOICE, COLOUR, COUNT, DASH, EXPRESSION, FIRST, FONT, KEYWORD, LENGTH, NAME, NUMBER,
-                    SWITCH, TEXT)
+                    SWITCH, TEXT, as_value)
 
 LAYOUT_KEYS = ("elements", "let", "description")  # the keys of a layout file
 MAX_REPEAT = 2000  # the items a `repeat:` may give
@@ -46,8 +46,9 @@ class Field:
             raise ValueError(f"field {self.name!r}: a choice has choices, and only a choice")
 
     def read(self, raw, colours: dict[str, str]):
-        """`raw` (as written, or as its template wrote it) as drawing takes it; ValueError when it will not do."""
-        return self.role.read(raw, self, colours)
+        """`raw` (as written, or as its template wrote it) as drawing takes it; a MusterError (bad-value), with no
+        place, when it will not do."""
+        return as_value(self.role.read, raw, self, colours)
 
 
 WHEN = Field("when", EXPRESSION, "Draw the element only when this is true: 'E' in card.fronts.")

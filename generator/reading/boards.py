@@ -26,8 +26,6 @@ def board_size(value, constants: dict) -> tuple[float, float]:
         return parse_size(value, {})
     except (TypeError, ArithmeticError) as exc:
         raise MusterError(str(exc), code="bad-template") from None
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-size") from None
 
 
 def read_boards(reader: Reader, data: Map, constants: dict, colours: dict[str, str]) -> dict[str, Board]:

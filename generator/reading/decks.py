@@ -105,8 +105,8 @@ def _set(reader: Reader, data: Map, key, field: str, sets: tuple[str, ...], defa
         return default
     if name not in sets:
         known = f" (the game's sets: {', '.join(sets)})" if sets else " (the game declares no sets:)"
-        reader.error(at(data, key.name), join(field, key.name), f"unknown set '{name}'"
-                     + did_you_mean(name, sets, known), "unknown-set")
+        reader.error(at(data, key.name), join(field, key.name),
+                     codes.UNKNOWN_SET.message(name=name, hint=did_you_mean(name, sets, known)), codes.UNKNOWN_SET.name)
         return default
     return name
 

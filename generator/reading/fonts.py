@@ -7,7 +7,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.bundle import fonts_dir
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.files import confined
@@ -114,7 +114,7 @@ def _font_file(reader: Reader, root: Path, value, font: str, field: str) -> tupl
     if Path(os.path.normpath(root.resolve() / value)) != path:
         raise MusterError(f"'{value}' is a link: name the font file itself", code="not-a-regular-file")
     if not path.exists():
-        raise MusterError(f"no file '{value}' in {root.name}/", code="missing-file")
+        raise MusterError.of(codes.MISSING_FILE, name=value, folder=root.name)
     status = path.stat()
     stamp = f"{status.st_size}:{status.st_mtime_ns}"
     try:

@@ -58,7 +58,7 @@ def _integer(value, key) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise MusterError(f"expected an integer, got {describe(value)}", code="wrong-type")
     if (key.minimum is not None and value < key.minimum) or (key.maximum is not None and value > key.maximum):
-        raise MusterError(f"expected an integer from {key.minimum} to {key.maximum}, got {value}", code="out-of-range")
+        raise MusterError.of(codes.OUT_OF_RANGE, what="an integer", low=key.minimum, high=key.maximum, got=value)
     return value
 
 
@@ -66,8 +66,8 @@ def _number(value, key):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise MusterError(f"expected a number, got {describe(value)}", code="wrong-type")
     if not (math.isfinite(value) and abs(value) <= MAX_NUMBER):  # YAML's .nan and .inf, and 1e400 read as inf
-        raise MusterError(f"expected a finite number from -{MAX_NUMBER:.0e} to {MAX_NUMBER:.0e}, got {describe(value)}",
-                          code="out-of-range")
+        raise MusterError.of(codes.OUT_OF_RANGE, what="a finite number", low=f"-{MAX_NUMBER:.0e}",
+                             high=f"{MAX_NUMBER:.0e}", got=describe(value))
     return value
 
 
@@ -90,10 +90,7 @@ def _version(value, key):
 
 
 def _length(value, key) -> float:
-    try:
-        length = parse_length(value)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-length") from None
+    length = parse_length(value)
     if key is not None and (key.minimum is not None and length < key.minimum
                             or key.maximum is not None and length > key.maximum):
         raise MusterError(f"expected a length from {key.minimum:g} mm to {key.maximum:g} mm, got {describe(value)}",
@@ -104,19 +101,13 @@ def _length(value, key) -> float:
 def _dash(value, key) -> str:
     """A dash pattern as written, once it is one that can be drawn (units.parse_dash)."""
     text = _text("" if value is None else value, key)
-    try:
-        parse_dash(text)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-dash") from None
+    parse_dash(text)
     return text
 
 
 def _face_size(value, key) -> tuple[float, float]:
     """A card's or counter's size, within the bounds that can be printed on any paper Muster knows."""
-    try:
-        size = parse_size(value, CARD_SIZES)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-size") from None
+    size = parse_size(value, CARD_SIZES)
     if not all(key.minimum <= side <= key.maximum for side in size):
         raise MusterError(f"each side must be {key.minimum:g} mm to {key.maximum:g} mm, "
                           f"got {size[0]:g} x {size[1]:g} mm", code="out-of-range")
@@ -124,10 +115,7 @@ def _face_size(value, key) -> tuple[float, float]:
 
 
 def _paper(value, key) -> str:
-    try:
-        return paper_name(value)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-paper") from None
+    return paper_name(value)
 
 
 def _colour(value, key) -> str:
@@ -141,10 +129,7 @@ def named_colour(value, colours: dict[str, str]) -> str | None:
     if value is not None and not isinstance(value, str):
         raise MusterError(f"expected a colour such as {EXAMPLES} or a name of colours:, got {describe(value)}",
                           code="bad-colour")
-    try:
-        return resolve(value, colours)
-    except ValueError as exc:
-        raise MusterError(str(exc), code="bad-colour") from None
+    return resolve(value, colours)
 
 
 def _dice(value, key) -> tuple[tuple[int, int], ...]:

@@ -244,7 +244,8 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
     if path is None:
         return None
     if not path.exists():  # a folder or a named pipe is refused when the rulebook is read (core/inputs.py)
-        reader.error(at(body, "file"), "rulebook.file", f"no file '{body['file']}' in {root.name}/", "missing-file")
+        reader.error(at(body, "file"), "rulebook.file", codes.MISSING_FILE.message(name=body["file"], folder=root.name),
+                     codes.MISSING_FILE.name)
         return None
     paper = reader.value(body, RULEBOOK["paper"], "rulebook", default=None)
     booklet = reader.value(body, RULEBOOK["booklet"], "rulebook")

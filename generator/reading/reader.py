@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
 from .kinds import DECK_ID, describe
 from .sourcemap import Map, Seq
@@ -105,7 +106,8 @@ class Reader:
         for key in data:
             if key not in allowed:
                 suffix = did_you_mean(key, allowed, f" (expected one of: {', '.join(allowed)})")
-                self.error(data.key_where[key], join(field, key), f"unknown key '{key}'{suffix}", "unknown-key")
+                self.error(data.key_where[key], join(field, key),
+                           codes.UNKNOWN_KEY.message(what="key", name=key, hint=suffix), codes.UNKNOWN_KEY.name)
         for key in section.required:
             if key not in data:
                 self.error(data.where, field, f"missing required key '{key}'", "missing-key")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..core import codes, sandbox
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import Card, Deck, PlayFormat, Rule, Variant, frozen
-from ..core import sandbox
 from .kinds import NUMBER
 from .reader import Reader, at, join, known
 from .sourcemap import Map
@@ -89,9 +89,9 @@ def read_formats(reader: Reader, data: Map, traits: dict, decks: dict, constants
         chosen = tuple(reader.value(body, PLAY_FORMAT["sets"], field, default=()))
         for set_id in chosen:
             if set_id not in sets:
-                reader.error(at(body, "sets"), join(field, "sets"), f"unknown set '{set_id}'"
-                             + did_you_mean(set_id, sets, f" (the game's sets: {', '.join(sets) or 'none'})"),
-                             "unknown-set")
+                hint = did_you_mean(set_id, sets, f" (the game's sets: {', '.join(sets) or 'none'})")
+                reader.error(at(body, "sets"), join(field, "sets"), codes.UNKNOWN_SET.message(name=set_id, hint=hint),
+                             codes.UNKNOWN_SET.name)
         deck_ids = body.get("decks", [])
         if not isinstance(deck_ids, list) or any(not known(d, decks) for d in deck_ids):
             reader.error(at(body, "decks"), join(field, "decks"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.codes import UNKNOWN_CODE
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import TRAIT_KINDS, Term, Trait, Vocabulary, frozen
 from .kinds import BOOLEAN, NAME, NUMBER, TEXT, YEAR_FROM, describe
@@ -116,8 +117,8 @@ def parse_trait(trait: Trait, value: Any, vocabularies: dict) -> Any:
     if kind == "code":
         if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value) in vocabulary.terms:
             return str(value)
-        raise MusterError(f"unknown {trait.label.lower()} {describe(value)}; "
-                          f"expected one of {', '.join(vocabulary.terms)}", code="unknown-code")
+        raise MusterError.of(UNKNOWN_CODE, trait=trait.label.lower(), got=describe(value),
+                             expected=f"one of {', '.join(vocabulary.terms)}")
     return parse_codes(value, vocabulary, trait)
 
 
@@ -139,8 +140,8 @@ def parse_codes(value, vocabulary: Vocabulary, trait: Trait) -> tuple[str, ...]:
             codes.extend(c for c in expanded if c not in codes)
     if unknown:
         allowed = ", ".join(list(vocabulary.terms) + list(vocabulary.aliases))
-        raise MusterError(f"unknown {trait.label.lower()} {', '.join(repr(u) for u in unknown)}; "
-                          f"expected codes of {allowed}", code="unknown-code")
+        raise MusterError.of(UNKNOWN_CODE, trait=trait.label.lower(), got=", ".join(repr(u) for u in unknown),
+                             expected=f"codes of {allowed}")
     order = list(vocabulary.terms)
     return tuple(sorted(codes, key=order.index))
 

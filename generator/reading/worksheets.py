@@ -232,7 +232,7 @@ def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True, mapping: She
     for column, name in header.unknown:
         suffix = did_you_mean(name, keys, f" (expected one of: {', '.join(keys)})")
         result.findings.append(Finding.of(codes.UNKNOWN_KEY, Location(sheet.path, sheet.header_row, column), name,
-                                          detail=f"unknown column '{name}'{suffix}"))
+                                          what="column", name=name, hint=suffix))
     result.findings.sort(key=lambda f: f.where.column)
     if titled and "title" not in result.columns:
         result.findings.append(Finding.of(codes.MISSING_KEY, Location(sheet.path, sheet.header_row, 1), "title",

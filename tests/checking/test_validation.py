@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from generator.core import codes as catalogue
+from generator.core.errors import Finding
 from generator.reading.loading import load_game
 from generator.checking.data import check_data
 
@@ -44,8 +46,9 @@ def test_all_rules_pass_on_consistent_data(make_game):
 
 def test_declared_size_against_sum_of_counts(make_game):
     folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: B, type: U, force: 3, count: 3}\n")
-    assert "deck 'reds' declares 3 cards, its cards add up to 4" in findings(folder)
-    assert ("deck-size", "decks.reds.size") in codes(folder)
+    size = next(f for f in check_data(load_game(folder)) if f.code == "deck-size")
+    assert size == Finding.of(catalogue.DECK_SIZE, size.where, "decks.reds.size", deck="reds", size=3, total=4)
+    assert size.where.path.name == "game.yaml" and size.where.line > 0
 
 
 def test_each_rule_kind_reports_by_name(make_game):
@@ -75,8 +78,11 @@ def test_each_bound_broken_is_one_finding(make_game):
 
 def test_duplicate_titles_in_a_deck(make_game):
     folder = game_with(make_game, "cards:\n  - {title: A, type: L, force: 2}\n  - {title: a, type: U, force: 3, count: 2}\n", rules="")
-    assert "title 'a' appears twice in deck 'reds' (first at line 2)" in findings(folder)
-    assert codes(folder) == [("duplicate-title", "cards[1].title")]
+    [twice] = check_data(load_game(folder))
+    first = twice.related
+    assert (first.path.name, first.line, twice.where.line) == ("reds.yaml", 2, 3)
+    assert twice == Finding.of(catalogue.DUPLICATE_TITLE, twice.where, "cards[1].title", related=first, title="a",
+                               deck="reds", first="line 2")
 
 
 def test_unknown_rule_kind_and_trait_are_reported(make_game):

@@ -74,8 +74,9 @@ def test_only_regular_files_within_their_limit_are_read(tmp_path):
             with pytest.raises(MusterError) as refused:
                 inputs.read_bytes(tmp_path / name, inputs.YAML)
             assert (refused.value.code, refused.value.where.path) == (code, tmp_path / name), name
-        with pytest.raises(MusterError, match="a device, not a regular file"):
+        with pytest.raises(MusterError) as device:
             inputs.read_bytes(Path("/dev/zero"), inputs.IMAGE)
+        assert (device.value.code, device.value.where.path) == ("not-a-regular-file", Path("/dev/zero"))
     finally:
         listener.close()
 

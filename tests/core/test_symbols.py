@@ -191,7 +191,8 @@ def test_an_unknown_name_in_a_layout_is_a_finding_naming_its_line(make_game, lin
     game = load_game(make_game({"face.yaml": patched(UNIT_FACE, {line: value})}))
     found = [f for f in check_game(game) if f.severity == "error"]
     assert [f.code for f in found] == [code]
-    assert "face.yaml:3" in str(found[0]) and "did you mean" in found[0].message
+    assert (found[0].where.path.name, found[0].where.line) == ("face.yaml", 3)
+    assert "did you mean" in found[0].message  # on purpose: the hint, which no field holds
 
 
 def text_face(text: str, size: float = 12) -> str:

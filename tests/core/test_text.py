@@ -16,7 +16,8 @@ from conftest import patched
 from generator.building.kit import build_game
 from generator.checking import check_game
 from generator.core.display import Face, Picture, Run
-from generator.core.errors import Location
+from generator.core import codes as catalogue
+from generator.core.errors import Finding, Location
 from generator.core.inline import marked
 from generator.core.model import Icon
 from generator.core.options import Options
@@ -111,14 +112,17 @@ def test_italic_in_a_family_without_one_is_a_warning_naming_the_element_and_fami
     runs = [i for i in card_text("a *b* c", wood, font="display", found=found) if isinstance(i, Run)]
     assert {r.font for r in runs} == {"display"}
     assert [(f.severity, f.code) for f in found] == [("warning", "no-italic")]
-    assert "face.yaml:7" in str(found[0].where) and "'display'" in found[0].message
+    assert (found[0].where.path.name, found[0].where.line) == ("face.yaml", 7)
+    assert found == [Finding.of(catalogue.NO_ITALIC, found[0].where, mark="*italic*", setting="", font="display",
+                                family="display", face="italic", printed="in its regular one")]
 
 
 def test_italic_in_a_layout_is_reported_by_the_validator(make_game):
     folder = make_game({"face.yaml": "elements:\n  - {kind: paragraph, x: 4, y: 4, w: 55, h: 40, "
                                      "text: 'Hit *hard*', font: display-bold}\n"})
     found = [f for f in check_game(load_game(folder)) if f.code == "no-italic"]
-    assert found and "face.yaml:2" in str(found[0]) and "display" in found[0].message
+    assert [(f.where.path.name, f.where.line, f.field, f.related.path.name, f.related.line) for f in found] == [
+        ("reds.yaml", 2, "cards[0]", "face.yaml", 2), ("reds.yaml", 3, "cards[1]", "face.yaml", 2)]  # each card
 
 
 @pytest.mark.parametrize("gap", [" ", ""])
@@ -145,7 +149,7 @@ def test_embed_is_read_from_game_yaml_and_unknown_icons_are_findings(make_game):
                                                                         "vocabularies:"}, count=1)
     (folder / "game.yaml").write_text(text)
     found = [f for f in check_game(load_game(folder)) if f.code == "unknown-icon"]
-    assert len(found) == 1 and "game.yaml:" in str(found[0]) and "gold" in found[0].message
+    assert [(f.where.path.name, f.where.line, f.field) for f in found] == [("game.yaml", 9, "embed.Gold")]
 
 
 def test_an_escaped_icon_in_card_text_is_not_an_unknown_icon(wood):
@@ -214,7 +218,9 @@ def test_italic_in_a_display_heading_is_a_warning_with_its_line(make_game):
     folder = make_game({"rules.md": patched(RULES, {"# Rules": "# Rules\n\n## A *leaning* section"})})
     (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "rulebook: {file: rules.md}\n")
     found = [f for f in check_game(load_game(folder)) if f.code == "no-italic"]
-    assert len(found) == 1 and "rules.md:3" in str(found[0]) and "'display'" in found[0].message
+    assert found == [Finding.of(catalogue.NO_ITALIC, (folder / "rules.md", 3, 1), "rulebook", mark="*italic*",
+                                setting="a heading set in ", font="display-bold", family="display", face="italic",
+                                printed="upright")]
 
 
 @pytest.fixture(scope="module")

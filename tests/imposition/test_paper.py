@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from generator.building.kit import build_one
 from generator.cli import app
+from generator.core.errors import MusterError
 from generator.core.options import Options
 from generator.core.units import PAPER_NAMES, PT_PER_MM, paper_size
 from generator.imposition.sheets import arrange
@@ -36,9 +37,10 @@ def test_papers_by_name_and_size(value, size):
 
 @pytest.mark.parametrize("value", ["a4-portrait", "b5", "300mm", "10mm x 10mm", "0in x 3in", ""])
 def test_a_paper_that_is_none_names_the_papers(value):
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(MusterError) as caught:
         paper_size(value)
-    assert "a4-landscape" in str(caught.value) or "must be" in str(caught.value)
+    assert caught.value.code == "bad-paper"
+    assert "a4-landscape" in str(caught.value) or "must be" in str(caught.value)  # names the papers or the bounds
 
 
 def test_every_paper_is_named_upright_and_landscape():

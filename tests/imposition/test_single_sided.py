@@ -8,11 +8,13 @@ import pypdfium2 as pdfium
 import pytest
 
 from generator.building.kit import build_one
+from generator.checking import check_game
 from generator.core.options import Options
 from generator.core.units import PAPERS
 from generator.formats.exports import export_pdf, export_png, run_export
 from generator.formats.tts import export_tts
 from generator.imposition.sheets import arrange, sheets
+from generator.reading.loading import load_game
 
 from conftest import GAME_YAML, patched
 
@@ -65,7 +67,8 @@ def test_a_deck_of_cards_still_needs_a_back(make_game, tmp_path):
     folder = make_game({"game.yaml": patched(GAME_YAML, {"    back: back.yaml\n": ""})})
     outcome = build_one(folder, tmp_path / "out", Options(calibration=False))
     assert outcome.code == 1
-    assert any("no back layout" in line and "only a deck of tokens" in line for line in outcome.errors)
+    found = [(f.code, f.field, f.where.path.name) for f in check_game(load_game(folder)) if f.severity == "error"]
+    assert found == [("missing-layout", "decks.reds.back", "game.yaml")]  # the back, of the deck of cards
 
 
 def test_exports_of_one_sided_counters(make_game, tmp_path):

@@ -9,7 +9,9 @@ from PIL import Image
 
 from conftest import patched
 from generator.checking import check_game
+from generator.core import codes as catalogue
 from generator.core.display import Face, Picture, Rect
+from generator.core.errors import Finding
 from generator.formats.exports import export_png, run_export
 from generator.formats.scaffold import new_game
 from generator.layout.findings import bleed_gaps
@@ -49,8 +51,9 @@ def test_a_fixed_63_by_88_background_draws_the_warning(tmp_path):
     gaps = [f for f in findings if f.code == "bleed-gap"]
     assert [(f.severity, f.field) for f in gaps] == [("warning", "decks.battle.face"),
                                                       ("warning", "decks.battle.back")]  # once, not per card
-    assert "deck 'battle'" in gaps[0].message and "face.yaml" in gaps[0].message
-    assert "on the right and bottom" in gaps[0].message and "back.yaml" in gaps[1].message
+    assert gaps == [Finding.of(catalogue.BLEED_GAP, gaps[0].where, f"decks.battle.{which}", deck="battle", which=which,
+                               layout=f"{which}.yaml", bleed=3, sides="right and bottom") for which in ("face", "back")]
+    assert (gaps[0].where.path.name, gaps[1].where) == ("game.yaml", gaps[0].where)  # at the deck
 
 
 def test_the_825_by_1125_recipe_leaves_no_white_edge(tmp_path):

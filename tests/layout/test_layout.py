@@ -63,8 +63,8 @@ def test_template_error_names_layout_line_and_card(make_game):
 
 def test_sandbox_refuses_python_internals(make_game):
     folder = make_game({"face.yaml": "elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: \"{{ card.__class__.__mro__ }}\"}\n"})
-    found = [str(f) for f in check_game(load_game(folder))]
-    assert len(found) == 1 and "face.yaml:2:" in found[0]
+    found = [(f.code, f.where.path.name, f.where.line) for f in check_game(load_game(folder))]
+    assert found == [("template-error", "face.yaml", 2)]
 
 
 def test_condition_and_icon_markup(make_game):

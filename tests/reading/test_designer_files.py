@@ -15,6 +15,8 @@ from pypdf import PdfReader
 
 from conftest import FACE_YAML, GAME_YAML, REPO, patched
 from generator.checking import check_game
+from generator.core import codes as catalogue
+from generator.core.errors import Finding
 from generator.building.kit import build_game
 from generator.core.options import Options
 from pdfcheck import page_text
@@ -129,7 +131,8 @@ def test_rows_of_a_title_that_differ_are_an_error_naming_both_rows(make_game):
     folder = make_game({"game.yaml": patched(GAME_YAML, {"file: reds.yaml": "file: reds.csv"}), "reds.csv": rows})
     (finding,) = check_data(load_game(folder))
     assert (finding.code, finding.where.line, finding.related.line) == ("duplicate-title", 4, 3)
-    assert "(first at row 3)" in finding.message
+    assert finding == Finding.of(catalogue.DUPLICATE_TITLE, finding.where, "cards[2].title", related=finding.related,
+                                 title="Bravo", deck="reds", first="row 3")  # a sheet's card is placed by its row
 
 
 # --- item 2: a deck kept in a spreadsheet exports, and imports through its own column mapping ---------------------
@@ -231,8 +234,8 @@ def test_accept_silences_a_warning_for_its_element_only(make_game):
     assert _small_text(make_game, SMALL % ", accept: [text-too-small]") == []
     other = patched(SMALL, {"y: 60": "y: 70", "fine print": "other print"}) % ""
     found = _small_text(make_game, SMALL % ", accept: [text-too-small]", other)
-    assert {f.where.line for f in found} == {2, 3} and all("other print" in f.message for f in found)  # each card
-    assert all(f.related.line == 6 for f in found)  # at the element that did not accept it, in face.yaml
+    assert {f.where.line for f in found} == {2, 3}  # each card
+    assert all(f.related.line == 6 for f in found)  # at the element that did not accept it ("other print"), face.yaml
 
 
 def test_accept_names_only_warnings_an_element_may_accept(make_game):
@@ -243,7 +246,7 @@ def test_accept_names_only_warnings_an_element_may_accept(make_game):
 
 def test_rotated_text_is_checked_for_small_text(make_game):
     found = _small_text(make_game, SMALL % ", rotate: 90")
-    assert len(found) == 2 and "fine print" in found[0].message
+    assert len(found) == 2 and {f.related.line for f in found} == {5}  # the turned element, in face.yaml
 
 
 def test_a_comma_separated_list_of_titles_is_a_card_reference(make_game):

@@ -15,6 +15,7 @@ from hostile_run import muster, refused
 from generator.building.cache import inputs_of
 from generator.building.kit import build_game
 from generator.checking import check_game
+from generator.core import codes as catalogue
 from generator.core.errors import Location
 from generator.core.options import Options
 from generator.core.units import CARD_SIZES, PAPERS
@@ -143,12 +144,14 @@ def test_the_sheet_is_an_input_of_the_build(make_game):
 def test_sheet_keys_are_checked(make_game):
     deck = patched(SHEET_DECK, {"Kind: type": "Kind: kind, Strenght: force"})
     found = [(f.code, f.message) for f in load_game(sheet_game(make_game, deck=deck)).findings]
-    assert ("missing-column", "columns: no column 'Strenght' in the header row (did you mean 'Strength'?)") in found
+    assert (catalogue.MISSING_COLUMN.name, catalogue.MISSING_COLUMN.message(
+        name="Strenght", hint=" (did you mean 'Strength'?)")) in found
     folder = sheet_game(make_game, deck=patched(deck, {"sheet: Units": "sheet: Unit"}))
-    found = [(f.code, f.message) for f in load_game(folder).findings]
-    assert any(code == "unknown-key" and "'kind' is not a card key" in message for code, message in found), found
-    assert any(code == "unknown-sheet" and "no worksheet 'Unit' (the file has: Decoy, Units)" in message
-               for code, message in found), found
+    unknown, sheet = load_game(folder).findings
+    assert (unknown.code, unknown.field, unknown.where.path.name, unknown.where.line) == (
+        "unknown-key", "decks.reds.columns.Kind", "game.yaml", 29)  # the key it maps the column to: kind
+    assert (sheet.code, sheet.where.path.name) == ("unknown-sheet", "cards.xlsx")
+    assert "(the file has: Decoy, Units)" in sheet.message  # on purpose: the hint lists the sheets to choose from
     yaml_deck = make_game({"game.yaml": patched(GAME_YAML, {"file: reds.yaml": "file: reds.yaml\n    ignore: [Notes]"})},
                           name="yaml-deck")
     assert [f.code for f in load_game(yaml_deck).findings] == ["key-conflict"]

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from conftest import GAME_YAML, REPO, patched
 from generator.cli.authoring import import_cards
 from generator.cli.export import export_csv, export_xlsx
-from generator.core.errors import MusterError
+from generator.core import codes as catalogue
+from generator.core.errors import Finding, MusterError
 from generator.reading.loading import load_game
 from generator.formats.spreadsheets import deck_table, deck_yaml, import_deck, write_csv, write_xlsx
 from generator.reading.worksheets import cards_from_sheet, read_sheet
@@ -94,13 +95,16 @@ def test_errors_name_row_and_column_and_nothing_is_written(tmp_path, make_game):
                      ",U,1,E,\n", encoding="utf-8")
     result = import_deck(sheet, game, "reds")
     assert result.output is None
-    assert [str(f) for f in result.findings] == [f"{sheet}:{line}" for line in (
-        "6:2: error: type: unknown type 'X'; expected one of L, U",
-        "6:4: error: fronts: unknown fronts 'Q'; expected codes of E, W, A",
-        "6:5: error: year: 1950 is outside 1939..1945",
-        "7:3: error: force: expected an integer, got 'two'",
-        "8:1: error: title: every card needs a title",
-    )]
+    assert [(f.where, f.field, f.code, f.message) for f in result.findings] == [
+        ((sheet, 6, 2), "type", "unknown-code",
+         catalogue.UNKNOWN_CODE.message(trait="type", got="'X'", expected="one of L, U")),
+        ((sheet, 6, 4), "fronts", "unknown-code",
+         catalogue.UNKNOWN_CODE.message(trait="fronts", got="'Q'", expected="codes of E, W, A")),
+        ((sheet, 6, 5), "year", "out-of-range", "1950 is outside 1939..1945"),
+        ((sheet, 7, 3), "force", "wrong-type", catalogue.WRONG_TYPE.message(expected="an integer", got="'two'")),
+        ((sheet, 8, 1), "title", "missing-key", "every card needs a title"),
+    ]
+    assert {f.severity for f in result.findings} == {"error"}
     assert [f.code for f in result.findings] == ["unknown-code", "unknown-code", "out-of-range", "wrong-type", "missing-key"]
     assert (game / "reds.yaml").read_text() == before
 
@@ -158,10 +162,11 @@ def test_validation_findings_point_at_the_sheet(tmp_path, make_game):
     result = import_deck(sheet, game, "reds")
     assert result.output == game / "reds.yaml"
     lines = [str(f) for f in result.findings]
-    assert f"{sheet}:3:1: error: [typed] 'Bravo' in deck 'reds' lacks force" in lines, lines  # a rule of the game
-    assert f"{sheet}:4:1: error: title: title 'Alpha' appears twice in deck 'reds' (first at row 2)" in lines, lines
+    assert [(f.where, f.code) for f in result.findings if f.code == "rule-require"] == [((sheet, 3, 1), "rule-require")]
     twice = next(f for f in result.findings if f.code == "duplicate-title")
     assert twice.related == (sheet, 2, 1)  # placed from the finding's locations, not from its text
+    assert twice == Finding.of(catalogue.DUPLICATE_TITLE, (sheet, 4, 1), "title", related=twice.related, title="Alpha",
+                               deck="reds", first="row 2")
     assert not any("reds.yaml" in line for line in lines)
 
 

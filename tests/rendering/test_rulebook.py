@@ -13,7 +13,8 @@ from generator.imposition.booklet import saddle_stitch_order
 from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.checking import check_game
-from generator.core.errors import GameInvalid
+from generator.core import codes as catalogue
+from generator.core.errors import Finding, GameInvalid
 from generator.reading.loading import load_game
 from generator.reading.resources import bundled_games
 from generator.layout.rulebook import render_text
@@ -90,9 +91,8 @@ def test_unknown_reference_is_a_finding_with_the_line(make_game):
 def test_every_deck_must_appear_in_the_card_reference(make_game):
     folder = rules_game(make_game, "# Playing\n\nAlpha is named in the prose, which is no reference.\n\n- **Bravo**: listed\n")
     findings = check_game(load_game(folder))
-    found = [f.message for f in findings]
-    assert found == ["the card reference lacks 1 card(s) of deck 'reds': Alpha"]
-    assert [f.code for f in findings] == ["card-not-listed"]
+    assert findings == [Finding.of(catalogue.CARD_NOT_LISTED, load_game(folder).rulebook.where, "rulebook", count=1,
+                                   deck="reds", titles="Alpha")]
 
 
 @pytest.mark.parametrize("pages, expected", [
