@@ -42,6 +42,11 @@ class _Source:
     set: str = ""  # the deck's set
     mapping: SheetMapping = SheetMapping()
 
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The traits of kind text: translated, as a card's text keys are."""
+        return tuple(name for name, trait in self.traits.items() if trait.kind == "text")
+
 
 def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
                card_size: tuple[float, float], sets: tuple[str, ...] = ()) -> dict[str, Deck]:
@@ -225,8 +230,8 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
         if not isinstance(raw, Map):
             reader.error(where, field, f"expected a mapping, got {describe(raw)}", "wrong-type")
             continue
-        reader.keys(raw, field, CARD, trait_names)
         title = reader.value(raw, _TITLE, field)
+        printed = reader.keys(raw, field, CARD, trait_names, source.texts, f"card {title!r}" if title else field)
         if not title and source.titled:
             reader.error(at(raw, "title"), join(field, "title"), "every card needs a title (a deck of tokens may "
                          "go without: component: tokens)", "missing-key")
@@ -248,5 +253,7 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
             where=where, field_where=frozen(field_where), index=start + index, designed=designed,
             note=reader.value(raw, _NOTE, field), invalid=frozenset(invalid),
             set=_set(reader, raw, _SET, field, source.sets, source.set),
+            translated_title=reader.attempt(at(raw, "title"), join(field, "title"), _TITLE.read,
+                                            printed["title"]) or "" if "title" in printed else "",
         ))
     return cards
