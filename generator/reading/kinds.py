@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..core import codes, fonts
 from ..core.colour import COLOUR, EXAMPLES, resolve
 from ..core.errors import MusterError
+from ..core.options import LANGUAGE
 from ..core.units import CARD_SIZES, paper_name, parse_dash, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -165,7 +166,6 @@ def _dice(value, key) -> tuple[tuple[int, int], ...]:
     return tuple(dict.fromkeys(rolls))
 
 
-LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")  # a BCP 47 tag as translators write it: de, pt-BR
 MAX_LANGUAGES = 50
 
 

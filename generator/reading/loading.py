@@ -22,7 +22,7 @@ from .rules import patched, read_formats, read_rules, read_variants
 from .sourcemap import Map, Seq, load_yaml
 from .spec import CARD_SET, GAME, GAME_CARD, ICON, MAX_TABLE_ROWS, RULEBOOK
 from .traits import read_traits, read_vocabularies
-from .words import SOURCE, bundled, fixed_words
+from .words import SOURCE, bundled, fixed_words, language_name
 
 
 def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iterable[str] = (),
@@ -103,6 +103,32 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
         language=reader.language or "",
         words=frozen(words),
     )
+
+
+def declared_languages(root: Path) -> tuple[str, ...]:
+    """The languages the game at `root` declares (languages:), its source one first; () when it declares none or
+    they cannot be read (the game's reading says why)."""
+    try:
+        data = load_yaml(confined(root, "game.yaml"))
+        return GAME["languages"].read(data["languages"]) if isinstance(data, Map) and "languages" in data else ()
+    except MusterError:
+        return ()
+
+
+def _translated_rulebook(reader: Reader, path: Path, where: Location) -> Path:
+    """The rulebook in the language being read: rules.de.md beside rules.md, when there is one; else the source
+    rulebook, and (reading the source language) a missing-translation warning for each language it lacks."""
+    def translation(language: str) -> Path:
+        return path.with_name(f"{path.stem}.{language}{path.suffix}")
+
+    if reader.language is not None:
+        return translation(reader.language) if translation(reader.language).exists() else path
+    for language in reader.languages[1:]:
+        if not translation(language).exists():
+            reader.findings.append(Finding.of(codes.MISSING_TRANSLATION, where, "rulebook.file",
+                                              language=language_name(language), key="rulebook",
+                                              owner=f"the game (no {translation(language).name})"))
+    return path
 
 
 def _language(languages: tuple[str, ...], language: str | None, where: Location) -> str | None:
@@ -286,6 +312,7 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
     if not path.exists():  # a folder or a named pipe is refused when the rulebook is read (core/inputs.py)
         reader.error(at(body, "file"), "rulebook.file", f"no file '{body['file']}' in {root.name}/", "missing-file")
         return None
+    path = _translated_rulebook(reader, path, at(body, "file"))
     paper = reader.value(body, RULEBOOK["paper"], "rulebook", default=None)
     booklet = reader.value(body, RULEBOOK["booklet"], "rulebook")
     font = reader.value(body, RULEBOOK["font"], "rulebook")
