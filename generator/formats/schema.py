@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout import roles
+from ..layout.files import TRANSLATED
 from ..layout.spec import ELEMENT_FIELDS, ELEMENTS, KIND, LAYOUT_KEYS, Field
 from ..reading.kinds import COLOUR, DECK_ID, DICE, LANGUAGE, MAX_LANGUAGES, NAME, YEAR_FROM
 from ..reading.spec import (
@@ -302,8 +303,11 @@ def layout_schema() -> dict:
     for kind in ELEMENTS.values():
         common = (KIND, *(f for f in ELEMENT_FIELDS if f.name != "rotate" or kind.rotates))
         properties = {field.name: _field(field) for field in (*common, *kind.fields)}
+        translated = ({"patternProperties": {translation_pattern(TRANSLATED): properties[TRANSLATED]}}
+                      if TRANSLATED in properties else {})
         kinds.append({"if": {"properties": {"kind": {"const": kind.name}}, "required": ["kind"]},
-                      "then": _object(properties, required=kind.required, description=kind.description)})
+                      "then": _object(properties, required=kind.required, description=kind.description,
+                                      **translated)})
     element = {"type": "object", "required": ["kind"], "properties": {"kind": _field(KIND)},
                "allOf": kinds, "description": "One drawing element: " + ", ".join(ELEMENTS) + "."}
     return {

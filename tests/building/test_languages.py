@@ -30,6 +30,7 @@ def test_all_languages_build_each_into_its_folder(tmp_path):
     assert "Schützengruppe" in units and "Bewegt sich und feuert im selben Zug." in units and "Alliierte" in units
     assert "Panzerzug" in units and "Ignores the first hit." in units  # no German text: the source prints
     assert "Brückenkopf" in units  # the backs: the game's title
+    assert "Angriff" in units and "Attack" not in units  # the layout's own text:de
     orders = text_of(german / "cards-orders.pdf")  # the sheet's Title:de and Text:de columns
     assert "Vorrücken" in orders and "Jede Einheit zieht ein Feld." in orders and "Dig In" in orders
     rules = text_of(german / "rules.pdf")  # rules.de.md, the bundled fixed words and the game's own
@@ -39,6 +40,7 @@ def test_all_languages_build_each_into_its_folder(tmp_path):
     assert "Contents" not in rules and "Players" not in rules
     english = text_of(source / "rules.pdf")
     assert "Players: 2" in english and "Contents" in english and "1 Playing" in english
+    assert "Attack" in text_of(source / "cards-units.pdf")
     assert "Rifle Squad" in text_of(source / "cards-units.pdf") and "Schützengruppe" not in text_of(
         source / "cards-units.pdf")
     assert json.loads((german / "manifest.json").read_text())["options"]["lang"] == "de"
@@ -77,3 +79,13 @@ def test_exports_take_a_language(tmp_path):
     assert result.returncode == 0, result.stderr
     card = tmp_path / "bilingual" / "de" / "pdf" / "units" / "001-rifle-squad.pdf"
     assert "Schützengruppe" in page_text(card, 0)
+
+
+def test_a_layout_translates_its_literal_text_only(tmp_path):
+    game = shutil.copytree(BILINGUAL, tmp_path / "bilingual")
+    face = game / "face.yaml"
+    face.write_text(face.read_text(encoding="utf-8").replace('font: text, size: 8}', 'font: text, "size:de": 7}'),
+                    encoding="utf-8")
+    result = muster("validate", str(game), "--format", "json")
+    found = [(f["code"], f["line"]) for f in json.loads(result.stdout) if f["severity"] == "error"]
+    assert result.returncode == 1 and ("not-translatable", 7) in found, found
