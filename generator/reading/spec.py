@@ -178,7 +178,7 @@ GROUP = Section("decks.<id>.group", (
     Key("by", TRAIT_NAMES, "The trait, or traits, whose values set the counters in blocks: side, [side, formation].",
         required=True),
     Key("label", STRING, "Each block's label: a template over group.<trait> (the value's name) and group.codes.",
-        default=Derived("the values' names, joined by \" · \"")),
+        default=Derived("the values' names, joined by \" · \""), translated=True),
 ))
 
 CARD_SET = Section("sets.<id>", (
