@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import dataclasses
+from functools import cached_property
 from pathlib import Path
 
 from ..core import codes
@@ -42,7 +43,7 @@ class _Source:
     set: str = ""  # the deck's set
     mapping: SheetMapping = SheetMapping()
 
-    @property
+    @cached_property
     def texts(self) -> tuple[str, ...]:
         """The traits of kind text: translated, as a card's text keys are."""
         return tuple(name for name, trait in self.traits.items() if trait.kind == "text")

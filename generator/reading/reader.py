@@ -121,11 +121,16 @@ class Reader:
         text without a translation is a missing-translation warning, naming `owner` (default: the field)."""
         allowed = section.names + also
         translated = section.translated + texts
-        chosen = {}
+        chosen, given = {}, {}  # the translations in the language read; the languages each text is given in
         for key in list(data):
             split = translation_of(key)
             if split is not None and split[0] in allowed:
-                self._translation(data, key, *split, join(field, key), split[0] in translated, chosen)
+                name, language = split
+                value = self._translation(data, key, name, language, join(field, key), name in translated)
+                if _given(value):
+                    given.setdefault(name, set()).add(language)
+                    if language == self.language:
+                        chosen[name] = value
                 continue
             if key not in allowed:
                 suffix = did_you_mean(key, allowed, f" (expected one of: {', '.join(allowed)})")
@@ -133,16 +138,16 @@ class Reader:
         for key in section.required:
             if key not in data:
                 self.error(data.where, field, f"missing required key '{key}'", "missing-key")
-        if self.language is None:
-            self._missing(data, field, translated, owner or field or "the game", chosen)
+        if self.language is None and self.languages[1:]:
+            self._missing(data, field, translated, owner or field or "the game", given)
         for name, value in chosen.items():
             if name not in section.identity:
                 data[name] = value
         return {name: value for name, value in chosen.items() if name in section.identity}
 
-    def _translation(self, data: Map, key: str, name: str, language: str, field: str, translatable: bool,
-                     chosen: dict) -> None:
-        """A translation checked and taken out of `data`; kept in `chosen` when in the language being read."""
+    def _translation(self, data: Map, key: str, name: str, language: str, field: str, translatable: bool):
+        """A translation taken out of `data`: its value when it is one of a text into a language of the game's
+        (its place then that of the key's value, should it be read), else None, with the problem kept."""
         where, value = data.key_where[key], data.pop(key)
         value_where = data.value_where.pop(key, where)
         if language not in self.languages[1:]:
@@ -152,22 +157,23 @@ class Reader:
                                  f" (the game's languages: {', '.join(self.languages)})" if self.languages else
                                  " (the game declares no languages:)"))
             self.findings.append(Finding.of(codes.UNKNOWN_LANGUAGE, where, field, lang=language, hint=hint))
-        elif not translatable:
+            return None
+        if not translatable:
             self.findings.append(Finding.of(codes.NOT_TRANSLATABLE, where, field, key=name))
-        elif language == self.language and _given(value):
-            chosen[name] = value
+            return None
+        if language == self.language and _given(value):
             data.value_where[name] = value_where
-        elif self.language is None and _given(value):
-            chosen.setdefault(name, set()).add(language)
+        return value
 
-    def _missing(self, data: Map, field: str, translated: tuple[str, ...], owner: str, given: dict) -> None:
+    def _missing(self, data: Map, field: str, translated: tuple[str, ...], owner: str,
+                 given: dict[str, set[str]]) -> None:
+        """A missing-translation warning for each text of `data` not `given` in a language of the game's."""
         for name in translated:
             if name in data and _given(data[name]):
                 for language in self.languages[1:]:
                     if language not in given.get(name, ()):
                         self.findings.append(Finding.of(codes.MISSING_TRANSLATION, at(data, name), join(field, name),
                                                         language=language_name(language), key=name, owner=owner))
-        given.clear()
 
     def value(self, data: Map, key: Key, field: str, default=_WRITTEN):
         """The value of `key` in `data` read by its kind. The default (the key's own, unless given) when the key
