@@ -12,6 +12,7 @@ from collections.abc import Hashable
 
 from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
+from ..core.options import LANGUAGE
 from .words import language_name
 from .kinds import DECK_ID, describe
 from .sourcemap import Map, Seq
@@ -30,11 +31,11 @@ def known(value, names) -> bool:
 
 
 def translation_of(key) -> tuple[str, str] | None:
-    """(key, language) of a translation's key, `title:de`; None for any other key."""
+    """(key, language) of a translation's key, `title:de`; None for any other key (a sheet's `Cost: Gold`)."""
     if not isinstance(key, str) or ":" not in key:
         return None
     name, _, language = key.rpartition(":")
-    return (name, language) if name and language else None
+    return (name, language) if name and LANGUAGE.match(language) else None
 
 
 def at(data: Map, key) -> Location:

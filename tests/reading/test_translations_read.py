@@ -100,3 +100,21 @@ def test_a_game_of_one_language_reads_as_before(make_game):
     game = load_game(make_game())
     assert (game.languages, game.language) == ((), "")
     assert all(card.printed_title == card.title for card in game.decks["reds"].cards)
+
+
+def test_a_header_with_a_colon_that_is_no_language_stays_an_unread_column(tmp_path):
+    folder = shutil.copytree(BILINGUAL, tmp_path / "bilingual")
+    sheet = folder / "orders.csv"
+    sheet.write_text(patched(sheet.read_text(encoding="utf-8"), {",Text:de\n": ",Text:de,Side: Notes\n"}),
+                     encoding="utf-8")
+    found = [f for f in load_game(folder).findings if f.severity == "error" or f.code == "unknown-column"]
+    assert [(f.code, f.where.line, f.where.column) for f in found] == [("unknown-column", 1, 7)]
+
+
+def test_every_bundled_language_has_every_fixed_word():
+    from generator.reading.words import SOURCE, bundled, fixed_words
+
+    for language, words in bundled().items():
+        assert set(words) == set(bundled()[SOURCE]), language
+    assert fixed_words("de-CH", {"de": {"contents": "Inhaltsverzeichnis"}})["contents"] == "Inhaltsverzeichnis"
+    assert fixed_words("pt", {})["contents"] == "Contents"  # no Portuguese words bundled: English
