@@ -350,6 +350,11 @@ class Game:
     language: str = ""  # the language it was read in, when not its source one: its translations print
     words: Mapping[str, str] = field(default_factory=dict)  # the rulebook's fixed words, in the language it prints
 
+    @property
+    def printed_language(self) -> str:
+        """The language its text prints in: the one it was read in, else its source one; "" for a game of one."""
+        return self.language or next(iter(self.languages), "")
+
 
 def frozen(mapping: Mapping) -> Mapping:
     """A read-only view, so that no stage can change what the loader made."""

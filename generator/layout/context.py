@@ -12,7 +12,7 @@ def game_context(game: Game) -> dict:
     return {
         "game": Record("game", "key", {"id": game.id, "title": game.title, "players": game.players,
                                        "card": {"w": game.card_size[0], "h": game.card_size[1]},
-                                       "language": game.language or game.languages[:1] and game.languages[0] or ""}),
+                                       "language": game.printed_language}),
         "words": Record("the game", "word", game.words),
         "constants": Record("the game", "constant", game.constants),
         "colours": Record("the game", "colour", game.colours),

@@ -96,7 +96,7 @@ class Preview:
         else:
             findings += self._lay_out(game, findings)
             self.game, self.statistics = game, game_statistics(game)["decks"]
-            self.languages = list(game.languages), game.language or next(iter(game.languages), "")
+            self.languages = list(game.languages), game.printed_language
             self._publish(game.title, findings, stale=False)
             self.images.trim()
             self.layouts.trim()

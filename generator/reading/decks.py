@@ -233,6 +233,8 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
             continue
         title = reader.value(raw, _TITLE, field)
         printed = reader.keys(raw, field, CARD, trait_names, source.texts, f"card {title!r}" if title else field)
+        translated = (reader.attempt(at(raw, "title"), join(field, "title"), _TITLE.read, printed["title"])
+                      if "title" in printed else None)  # in the language read: what prints; the title names it
         if not title and source.titled:
             reader.error(at(raw, "title"), join(field, "title"), "every card needs a title (a deck of tokens may "
                          "go without: component: tokens)", "missing-key")
@@ -254,7 +256,6 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
             where=where, field_where=frozen(field_where), index=start + index, designed=designed,
             note=reader.value(raw, _NOTE, field), invalid=frozenset(invalid),
             set=_set(reader, raw, _SET, field, source.sets, source.set),
-            translated_title=reader.attempt(at(raw, "title"), join(field, "title"), _TITLE.read,
-                                            printed["title"]) or "" if "title" in printed else "",
+            translated_title=translated or "",
         ))
     return cards
