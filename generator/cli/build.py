@@ -75,8 +75,11 @@ def _build_list(targets: list, path: Path, out: Path, options: Options, quiet: b
     try:
         if len(targets) != 1:
             raise MusterError("--list: name the one game the list is for", field="--list", code="bad-option")
+        if options.lang == ALL_LANGUAGES:
+            raise MusterError("--lang all: a deck list's kit is built in one language; name it (--lang de)",
+                              field="--lang", code="bad-option")
         with without_cycle_collection():
-            game = load_listed(targets[0], path, options.variants, options.sets)
+            game = load_listed(targets[0], path, options.variants, options.sets, options.lang)
             apart(out, game.root)
             built = build_game(game, out, options)
     except GameInvalid as exc:
@@ -84,7 +87,8 @@ def _build_list(targets: list, path: Path, out: Path, options: Options, quiet: b
     except MusterError as exc:
         console.fail(exc)
     if not quiet:
-        typer.echo(f"{game.id}: {', '.join(f'{b.file} ({b.pages} pages)' for b in built)} -> {out / game.id}")
+        folder = out.joinpath(game.id, *filter(None, [game.language]))
+        typer.echo(f"{game.id}: {', '.join(f'{b.file} ({b.pages} pages)' for b in built)} -> {folder}")
     raise typer.Exit(0)
 
 

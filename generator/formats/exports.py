@@ -132,7 +132,7 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every
     if deck_list is not None:
         from ..reading.decklists import load_listed
 
-        game = load_listed(target, deck_list, tuple(variants), tuple(sets))
+        game = load_listed(target, deck_list, tuple(variants), tuple(sets), language)
     else:
         game = load_game(target, tuple(variants), tuple(sets), language)
     if deck_ids:

@@ -89,3 +89,16 @@ def test_a_layout_translates_its_literal_text_only(tmp_path):
     result = muster("validate", str(game), "--format", "json")
     found = [(f["code"], f["line"]) for f in json.loads(result.stdout) if f["severity"] == "error"]
     assert result.returncode == 1 and ("not-translatable", 7) in found, found
+
+
+def test_a_deck_list_names_cards_by_their_source_titles_in_any_language(tmp_path):
+    listed = tmp_path / "list.txt"
+    listed.write_text("1 Rifle Squad\n2 Advance\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = muster("build", str(BILINGUAL), "--list", str(listed), "--lang", "de", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    german = out / "bilingual-list" / "de"
+    assert "Schützengruppe" in text_of(german / "cards-units.pdf")
+    assert "Vorrücken" in text_of(german / "cards-orders.pdf")
+    refused = muster("build", str(BILINGUAL), "--list", str(listed), "--lang", "all", "--out", str(out))
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
