@@ -18,7 +18,7 @@ from ..checking.data import check_data
 from ..core.display import Face
 from ..core.errors import Finding, MusterError, has_errors
 from ..core.model import Card, Deck, Game
-from ..core.options import Options
+from ..core.options import ALL_LANGUAGES, Options
 from ..formats.statistics import deal, game_statistics
 from ..layout.boards import lay_out_board
 from ..reading.loading import load_game
@@ -62,6 +62,8 @@ class Preview:
     def __init__(self, root: Path, options: Options):
         self.root = root
         self.options = options
+        self.language = None if options.lang == ALL_LANGUAGES else options.lang  # None: the game's source one
+        self.refreshing = threading.Lock()  # a save and the page's language switch refresh one at a time
         self.images = FaceImages(told=self._republish)
         self.layouts = CardLayouts()
         self.deck_files = DeckFiles()  # the deck files as last read: a save is read as far as it changed them
@@ -82,10 +84,25 @@ class Preview:
         self.sent: dict[str, list[str]] = {}  # per deck, its cards as last published
         self.touched: list[str] = []  # the faces of the cards and boards shown anew since the last version
         self.game: Game | None = None  # the last game read well: test draws deal from it
+        self.languages: tuple[list[str], str] = ([], "")  # its languages, and the one shown
         self.statistics: list[dict] = []  # each deck of it counted (formats/statistics.py)
 
     def refresh(self, changed: Iterable[Path] = ()) -> None:
         """Read, check and lay the game out again, rasterise new faces, and publish the result."""
+        with self.refreshing:
+            self._refresh(changed)
+
+    def choose(self, language: str) -> bool:
+        """The game shown in `language`, one of its languages (read again at once); False when it is none."""
+        if self.game is None or language not in self.game.languages:
+            return False
+        with self.refreshing:
+            self.language = None if language == self.game.languages[0] else language
+            self.deck_files = DeckFiles()  # the cards kept were read in the language shown before
+            self._refresh(())
+        return True
+
+    def _refresh(self, changed: Iterable[Path]) -> None:
         began = time.perf_counter()
         if any(Path(path).suffix.lower() in DRAWN_SUFFIXES for path in changed):
             self.images.forget()
@@ -93,7 +110,7 @@ class Preview:
             with self.updated:
                 self.sent = {}  # every card sent whole again: the page asks for every image again, stand-ins too
         try:
-            game = load_game(self.root, self.options.variants, self.options.sets, self.deck_files)
+            game = load_game(self.root, self.options.variants, self.options.sets, self.language, self.deck_files)
             findings = check_data(game)
         except MusterError as exc:
             game, findings = None, [exc.finding()]
@@ -102,6 +119,7 @@ class Preview:
         else:
             findings += self._lay_out(game, findings)
             self.game, self.statistics = game, game_statistics(game)["decks"]
+            self.languages = list(game.languages), game.printed_language
             self._publish(game.title, findings, stale=False)
             faces = sum(len(deck.faces) for deck in self.decks.values()) + len(self.boards)
             if len(self.outlines) > 2 * faces + 64 or len(self.images.keys) > self.images.limit:  # seldom
@@ -218,7 +236,8 @@ class Preview:
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
                             "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
-                            "statistics": self.statistics})[:-1]
+                            "statistics": self.statistics, "languages": self.languages[0],
+                            "language": self.languages[1]})[:-1]
             self.whole = None
             self.parts = (head, [(heads[deck_id], deck.cards) for deck_id, (deck, _) in decks.items()], faces,
                           outlines)
