@@ -64,8 +64,8 @@ class Entry:
     """One distinct card of a deck as exported: its number (1-based, deck order) and its faces' indices."""
 
     number: int
-    id: str
-    title: str
+    id: str  # names its files, in every language
+    title: str  # as it prints (its translation in a game read in another language): names its piece
     count: int
     front: int
     back: int | None  # None: a counter printed on one side
@@ -83,7 +83,7 @@ def entries(deck, laid) -> list[Entry]:
     for card in deck.cards:
         if card.count < 1:
             continue
-        result.append(Entry(len(result) + 1, card.id, card.title, card.count, laid.fronts[copy], laid.backs[copy]))
+        result.append(Entry(len(result) + 1, card.id, card.printed_title, card.count, laid.fronts[copy], laid.backs[copy]))
         copy += card.count
     return result
 

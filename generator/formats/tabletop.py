@@ -121,7 +121,7 @@ def deck_objects(deck, sheets: list[dict], unique: bool, images: Images, first_i
                             "BackIsHidden": True, "UniqueBack": unique, "Type": 0}
         for slot, copy in enumerate(chunk):
             card = every[copy]
-            cards.append(thing("Card", (deck.id, copy), card.title or card.id, describe(card),
+            cards.append(thing("Card", (deck.id, copy), card.printed_title or card.id, describe(card),
                                at=transform(scale=card_scale(deck.format.face_size), flipped=True),
                                CardID=key * 100 + slot, SidewaysCard=False,
                                CustomDeck={str(key): custom[str(key)]}))
