@@ -24,7 +24,7 @@ from typing import Callable
 import yaml
 
 import fontcraft
-from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, LOCATED, TIMEOUT, blank_png, built_or_refused, cell, clean,
+from hostile_run import (FIFO, GOOD_ROWS, HANG, HEADER_ROW, LOCATED, RULES_BASE, TIMEOUT, blank_png, built_or_refused, cell, clean,
                          game_from_spec, images_in, located, make_fifo, mentions, number, outline_titles, output_refused,
                          pdf_text, refused, secret_image, small_png, succeeded, write_game, write_text, write_xlsx)
 from conftest import patched
@@ -935,3 +935,106 @@ def scribbled_charstrings() -> bytes:
 
 CASES["font-outlines-subroutines-calling-twice-40-deep"] = outline_case(fontcraft.subroutine_bomb, limit=True)
 CASES["font-outlines-scribbled-charstrings"] = outline_case(scribbled_charstrings)
+
+
+# --- translations (issue 28): a game's German, hostile. Its rulebook's translation is a game file like any other, and
+# what a translator writes prints as written: on cards, in the rulebook's cover, contents and headings, and in every
+# export.
+
+GERMAN = {"title: Tiny War": "title: Tiny War\nlanguages: [en, de]"}
+
+
+def german_rulebook(kind: str):
+    """rules.de.md a link out of the folder (to a rulebook that would build, and print the secret), a named pipe, or
+    a folder: `build --lang de` refused in a line naming it (or game.yaml, which names the rulebook), no PDF written."""
+    def prepare(work):
+        game = write_game(work / "tiny", rulebook="Text.\n", game=GERMAN)
+        german = game / "rules.de.md"
+        if kind == "outside":
+            (work / "secret.md").write_text(RULES_BASE + SECRET, encoding="utf-8")
+            german.symlink_to(work / "secret.md")
+        elif kind == "fifo":
+            make_fifo(german)
+        else:
+            german.mkdir()
+
+        def check(result):
+            refused(result, ["rules.de.md", "game.yaml"])
+            assert "SECRET-OF-THE-MACHINE" not in result.output, result
+            assert not list((work / "out").rglob("*.pdf")), result
+        return build_args(game, work, "--lang", "de"), check
+    return Case(prepare, HANG if kind == "fifo" else TIMEOUT)
+
+
+for _kind in ("outside", "fifo", "folder"):
+    CASES[f"translation-rulebook-{_kind}"] = german_rulebook(_kind)
+CASES["translation-lang-a-path"] = option_case("build", "--lang", "../../etc")
+CASES["translation-lang-with-a-line-break"] = option_case("build", "--lang", "de\n")
+
+GERMAN_TITLES = ["Alpha & <b>Eins</b>", 'Bravo <font name="x" size="40">Zwei</font>']
+GERMAN_TEXTS = ['Text & <b>fett</b> &amp; <font color="red">rot</font>', "<img src=\"/etc/x.png\"/> & Co"]
+GERMAN_PRINTED = {"title": "Kleiner & <b>Krieg</b>", "summary": 'Kurz <font size="40">&amp;</font> gut',
+                  "deck": 'Rote "><font name="x">', "vocabulary": "Einheit <i>Eins</i>", "contents": "Inhalt & <u>"}
+
+
+def german_markup_game(work: Path) -> Path:
+    """The tiny game in English and German, markup-looking German in every text that prints: the game's title and
+    summary, a deck's name, a vocabulary name, a fixed word, card titles and text; the German rulebook makes a
+    heading of each card's title."""
+    q, p = json.dumps, GERMAN_PRINTED
+    cards = "cards:\n" + "".join(f"  - {{title: {t}, title:de: {q(d)}, type: {k}, force: 1, text: Text, text:de: {q(x)}"
+                                 f"{c}}}\n" for t, d, k, x, c in zip(("Alpha", "Bravo"), GERMAN_TITLES, "LU",
+                                                                     GERMAN_TEXTS, ("", ", count: 2")))
+    face = ('elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 12, text: "{{ card.title }}", size: 8, min_size: 2}\n'
+            '  - {kind: paragraph, x: 4, y: 30, w: 55, h: 50, text: "{{ card.text }} {{ vocab.card_type[card.type].name }}",'
+            ' size: 6, min_size: 3}\n')
+    back = 'elements:\n  - {kind: text, x: 4, y: 4, w: 55, h: 10, text: "{{ card.title }}", size: 6, min_size: 2}\n'
+    german = ("# Fragen & Antworten\n\n{% for card in decks.reds.cards %}- {{ card.title }}\n{% endfor %}\n"
+              "{% for card in decks.reds.cards %}## {{ card.title }}\n\n{% endfor %}")
+    return write_game(work / "tiny", {"reds.yaml": cards, "face.yaml": face, "back.yaml": back, "rules.de.md": german},
+                      "", game={
+        "title: Tiny War": f"title: Tiny War\ntitle:de: {q(p['title'])}\nsummary: War.\nsummary:de: {q(p['summary'])}\n"
+                           f"languages: [en, de]\nwords:\n  de: {{contents: {q(p['contents'])}}}",
+        "name: Red deck": f"name: Red deck\n    name:de: {q(p['deck'])}",
+        "U: Unit": f"U: {{name: Unit, name:de: {q(p['vocabulary'])}}}"})
+
+
+def flat(text: str) -> str:
+    """Text with its runs of white space made one space, as lines wrap it."""
+    return " ".join(text.split())
+
+
+@generated()
+def translation_markup_prints_as_written(work):
+    """Built in German, then exported (CSV, Tabletop Simulator, VASSAL): every German text as written, never read as
+    markup, and the exports' pieces named by the German titles."""
+    from lxml import etree
+
+    game, out = german_markup_game(work), work / "out"
+
+    def check(result):
+        succeeded(result)
+        kit, p = out / "tiny" / "de", GERMAN_PRINTED
+        cards, rules = flat(pdf_text(kit / "cards-reds.pdf")), flat(pdf_text(kit / "rules.pdf"))
+        for text in GERMAN_TITLES + GERMAN_TEXTS + [p["vocabulary"]]:
+            assert flat(text) in cards, (text, cards)
+        for text in GERMAN_TITLES + [p["title"], p["summary"], p["deck"], p["contents"], "Fragen & Antworten"]:
+            assert flat(text) in rules, (text, rules)
+        assert [title.split("  ", 1)[1] for title in outline_titles(kit / "rules.pdf")] == ["Fragen & Antworten",
+                                                                                            *GERMAN_TITLES]
+        assert p["title"] in flat(pdf_text(kit / "calibration.pdf"))
+        assert not [pdf for pdf in kit.glob("*.pdf") if images_in(pdf)]
+        with open(work / "cards.csv", newline="", encoding="utf-8") as source:
+            assert [row["title:de"] for row in csv.DictReader(source)] == GERMAN_TITLES
+        saved = json.loads((kit / "tts" / "tiny.json").read_text(encoding="utf-8"))["ObjectStates"]
+        deck = saved[0]["ContainedObjects"][0]
+        assert deck["Nickname"] == p["deck"]
+        assert [c["Nickname"] for c in deck["ContainedObjects"]] == [GERMAN_TITLES[0]] + [GERMAN_TITLES[1]] * 2
+        with zipfile.ZipFile(kit / "vassal" / "tiny.vmod") as module:
+            build = etree.fromstring(module.read("buildFile.xml"))
+        assert [pile.get("name") for pile in build.iter("VASSAL.build.module.map.DrawPile")] == [p["deck"]]
+        assert [slot.get("entryName") for slot in build.iter("VASSAL.build.widget.CardSlot")] == [
+            GERMAN_TITLES[0]] + [GERMAN_TITLES[1]] * 2
+    return [build_args(game, work, "--lang", "de"), ["export", "csv", game, "-d", "reds", "-o", work / "cards.csv"],
+            ["export", "tts", game, "--out", out, "--lang", "de", "--dpi", "72"],
+            ["export", "vassal", game, "--out", out, "--lang", "de"]], check

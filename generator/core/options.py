@@ -14,6 +14,7 @@ from .units import paper_name, parse_length
 MAX_BLEED = 10.0  # mm
 MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")  # a BCP 47 tag as translators write it: de, pt-BR
+# (fullmatch it: with match, '$' lets a tag end in a line break; the pattern is also the schema's, in JavaScript)
 ALL_LANGUAGES = "all"  # --lang all: the source language and each other, each into its folder
 
 
@@ -55,7 +56,7 @@ def _back_offset(text: str) -> tuple[float, float]:
 
 def _language(text: str) -> str:
     """A language as --lang names it: a tag of the game's languages: (de, pt-BR), or all."""
-    if text != ALL_LANGUAGES and not LANGUAGE.match(text):
+    if text != ALL_LANGUAGES and not LANGUAGE.fullmatch(text):
         raise MusterError(f"--lang: expected a language such as de, or all, got {text!r}", field="--lang",
                           code="bad-option")
     return text

@@ -21,6 +21,7 @@ from ..core.geometry import HexGrid, cell_centre, cell_label, column_name
 from ..core.model import Icon
 from ..core.units import PT_PER_MM, parse_length
 from ..core.files import confined
+from ..reading.kinds import describe
 from ..reading.resources import image_problem
 from . import symbols, typeset
 from .roles import as_value
@@ -113,7 +114,7 @@ def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -
     size = values["size"]
     fitted = typeset.fit_line(typeset.words(parts), values["w"], values["h"], size, values.get("min_size", size))
     if fitted is None:
-        found.append(Finding("error", element.where, "", f"text {values['text']!r} does not fit on one line of "
+        found.append(Finding("error", element.where, "", f"text {describe(values['text'])} does not fit on one line of "
                              f"{values['w']:.1f} x {values['h']:.1f} mm at {values.get('min_size', size):g} pt",
                              "text-overflow"))
         return []

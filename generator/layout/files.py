@@ -107,7 +107,7 @@ def _element(index: int, raw, where: Location) -> Element:
     for key in raw:
         base, _, language = str(key).partition(":")
         if language and base in kind.allowed:
-            if base != TRANSLATED or not LANGUAGE.match(language):
+            if base != TRANSLATED or not LANGUAGE.fullmatch(language):
                 raise MusterError(f"elements[{index}].{key}: " + (f"only an element's {TRANSLATED} is translated"
                                   if base != TRANSLATED else f"'{language}' is no language tag such as de"),
                                   raw.key_where[key], code="not-translatable" if base != TRANSLATED else "bad-value")

@@ -48,6 +48,17 @@ def _text(value, key) -> str:
     raise MusterError(f"expected text, got {describe(value)}", code="wrong-type")
 
 
+MAX_LINE_TEXT = 1000  # characters: a game's title, summary and fixed words print on a cover, in running heads
+
+
+def _line(value, key) -> str:
+    """Text that prints as a line or two of the rulebook's own (a title, a fixed word), at most MAX_LINE_TEXT."""
+    text = _text(value, key)
+    if len(text) > MAX_LINE_TEXT:
+        raise MusterError(f"{len(text):,} characters; the limit is {MAX_LINE_TEXT:,}", code="too-large")
+    return text
+
+
 def _font(value, key) -> str:
     name = _text(value, key)
     if not fonts.known(name):
@@ -161,7 +172,7 @@ def _languages(value, key) -> tuple[str, ...]:
     if len(value) > MAX_LANGUAGES:
         raise MusterError(f"{len(value)} languages; the limit is {MAX_LANGUAGES}", code="too-large")
     for item in value:
-        if not isinstance(item, str) or not LANGUAGE.match(item):
+        if not isinstance(item, str) or not LANGUAGE.fullmatch(item):
             raise MusterError(f"expected a language tag such as de or pt-BR, got {describe(item)}", code="bad-value")
     if len(set(value)) != len(value):
         raise MusterError("a language listed twice", code="bad-value")
@@ -189,6 +200,7 @@ class Kind:
 
 
 TEXT = Kind("text", "text", _text)                                  # a number is read as its text
+LINE = Kind("text", "text", _line)                                  # TEXT of at most MAX_LINE_TEXT characters
 STRING = Kind("string", "text", _text)                              # as text, but the schema asks for a string
 PLAYERS = Kind("players", "number or range", _text)
 VERSION = Kind("version", "format version", _version)

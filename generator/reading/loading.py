@@ -4,7 +4,7 @@ colours, icons, tables, rulebook). Decks, traits, rules and boards are read by t
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..core import codes, fonts
@@ -14,7 +14,7 @@ from ..core.model import CardSet, Deck, Game, Icon, Rulebook, frozen
 from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
-from .kinds import HEX_COLOUR, NAME, NUMBER, TEXT, describe, named_colour
+from .kinds import HEX_COLOUR, LINE, NAME, NUMBER, describe, named_colour
 from .reader import Reader, at, join
 from .rereading import DeckFiles
 from .fonts import read_game_fonts
@@ -119,19 +119,24 @@ def declared_languages(root: Path) -> tuple[str, ...]:
         return ()
 
 
-def _translated_rulebook(reader: Reader, path: Path, where: Location) -> Path:
-    """The rulebook in the language being read: rules.de.md beside rules.md, when there is one; else the source
-    rulebook, and (reading the source language) a missing-translation warning for each language it lacks."""
-    def translation(language: str) -> Path:
-        return path.with_name(f"{path.stem}.{language}{path.suffix}")
+def _translated_rulebook(reader: Reader, root: Path, name: str, path: Path, where: Location) -> Path | None:
+    """The rulebook in the language being read: rules.de.md beside rules.md (`name`, found at `path`), when there
+    is one, confined to the game folder as any file it names (None, the problem kept, when it is not); else the
+    source rulebook, and (reading the source language) a missing-translation warning for each language it lacks."""
+    def translation(language: str) -> str:
+        written = PurePosixPath(name)
+        return str(written.with_name(f"{written.stem}.{language}{written.suffix}"))
 
     if reader.language is not None:
-        return translation(reader.language) if translation(reader.language).exists() else path
+        written = root / translation(reader.language)
+        if not (written.exists() or written.is_symlink()):  # a link is confined wherever it leads, or if nowhere
+            return path
+        return reader.attempt(where, "rulebook.file", confined, root, translation(reader.language))
     for language in reader.languages[1:]:
-        if not translation(language).exists():
+        if not (root / translation(language)).exists():
             reader.findings.append(Finding.of(codes.MISSING_TRANSLATION, where, "rulebook.file",
                                               language=language_name(language), key="rulebook",
-                                              owner=f"the game (no {translation(language).name})"))
+                                              owner=f"the game (no {PurePosixPath(translation(language)).name})"))
     return path
 
 
@@ -167,7 +172,7 @@ def _words(reader: Reader, data: Map) -> dict[str, dict[str, str]]:
                 reader.error(words.key_where[word], join(field, word), f"unknown word '{word}'"
                              + did_you_mean(str(word), known, f" (the words: {', '.join(known)})"), "unknown-key")
             else:
-                result[language][word] = reader.attempt(words.value_where[word], join(field, word), TEXT.read, text)
+                result[language][word] = reader.attempt(words.value_where[word], join(field, word), LINE.read, text)
     return result
 
 
@@ -317,7 +322,9 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
         reader.error(at(body, "file"), "rulebook.file", codes.MISSING_FILE.message(name=body["file"], folder=root.name),
                      codes.MISSING_FILE.name)
         return None
-    path = _translated_rulebook(reader, path, at(body, "file"))
+    path = _translated_rulebook(reader, root, body["file"], path, at(body, "file"))
+    if path is None:
+        return None
     paper = reader.value(body, RULEBOOK["paper"], "rulebook", default=None)
     booklet = reader.value(body, RULEBOOK["booklet"], "rulebook")
     font = reader.value(body, RULEBOOK["font"], "rulebook")

@@ -35,7 +35,7 @@ def translation_of(key) -> tuple[str, str] | None:
     if not isinstance(key, str) or ":" not in key:
         return None
     name, _, language = key.rpartition(":")
-    return (name, language) if name and LANGUAGE.match(language) else None
+    return (name, language) if name and LANGUAGE.fullmatch(language) else None
 
 
 def at(data: Map, key) -> Location:

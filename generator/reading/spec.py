@@ -19,7 +19,7 @@ from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
     BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, DICE_LIST, FACE_OF_FILE, FACE_SIZE, FAMILIES, FILE,
-    FILES, FONT, FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LANGUAGES, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR,
+    FILES, FONT, FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LANGUAGES, LENGTH, LINE, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR,
     NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, WORDS, Kind,
 )
 
@@ -319,8 +319,8 @@ RULEBOOK = Section("rulebook", (
 
 GAME = Section("game.yaml", (
     Key("muster", VERSION, "The format version.", required=True, default=FORMAT_VERSION),
-    Key("title", TEXT, "Printed on backs and the rulebook.", required=True, default="", translated=True),
-    Key("summary", TEXT, "One line about the game.", default="", translated=True),
+    Key("title", LINE, "Printed on backs and the rulebook.", required=True, default="", translated=True),
+    Key("summary", LINE, "One line about the game.", default="", translated=True),
     Key("languages", LANGUAGES, "The languages the game is published in, the one its files are written in first: "
         "[en, de]. Text a player reads is then given per language as `<key>:<lang>` beside its key."),
     Key("words", WORDS, "The rulebook's fixed words, per language, over Muster's own: {de: {contents: Inhalt}}.",
