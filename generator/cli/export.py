@@ -126,10 +126,12 @@ def tts(
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
          lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url), lang)
     if base_url is None:  # said even with --quiet: the file looks fine here and is blank for everyone else
-        typer.echo(f"warning: {Path(str(game)).name}: the saved object names its images by file:/// paths on this "
-                   "computer: other players, and any other computer, see blank objects. Upload "
-                   f"{out / Path(str(game)).name / 'tts'} as it is and export again with --base-url URL "
-                   "(docs/exports.md)", err=True)
+        name = Path(str(game)).name
+        folders = [str(out.joinpath(name, *filter(None, [language]), "tts")) for language in _languages(game, lang)]
+        folders = ("each of " if len(folders) > 1 else "") + ", ".join(folders)
+        typer.echo(f"warning: {name}: the saved object names its images by file:/// paths on this "
+                   f"computer: other players, and any other computer, see blank objects. Upload {folders} as it is "
+                   "and export again with --base-url URL (docs/exports.md)", err=True)
 
 
 @export_app.command()

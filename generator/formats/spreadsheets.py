@@ -22,6 +22,7 @@ from ..core.files import atomic_write
 from ..core.model import Game
 from ..core.written import xml_text, yaml_comment
 from ..core.inputs import YAML
+from ..reading.reader import translation_of
 from ..reading.sourcemap import Map, Seq, load_yaml
 from ..reading.worksheets import (EMPTY_LIST, SUFFIXES, Cards, card_maps, cards_from_sheet, csv_cell,
                                   read_header, read_sheet)
@@ -196,10 +197,22 @@ def deck_table(game: Game, deck_id: str) -> tuple[list[str], list[list[Any]]]:
     order = ["title", "count", *game.traits, "set", "designed", "id", "note"]
     keys = [key for key in order if key in used]
     keys += [key for card in raw_cards for key in card if key not in order]  # keys the game does not know
-    keys = list(dict.fromkeys(keys))
+    keys = _translations_beside(list(dict.fromkeys(keys)))
     names = {key: header for header, key in deck.mapping.columns.items()}
     rows = [[_export_value(card.get(key)) for key in keys] for card in raw_cards]
     return [names.get(key, key) for key in keys], rows
+
+
+def _translations_beside(keys: list[str]) -> list[str]:
+    """The keys with each translation (`title:de`) right after its source key (`title`), as localisers keep a
+    column per language beside the text it translates."""
+    beside: dict[str, list[str]] = {}
+    for key in keys:
+        split = translation_of(key)
+        if split is not None and split[0] in keys:
+            beside.setdefault(split[0], []).append(key)
+    moved = {key for translations in beside.values() for key in translations}
+    return [each for key in keys if key not in moved for each in (key, *beside.get(key, ()))]
 
 
 def _raw_cards(game: Game, deck, path: Path) -> Seq:

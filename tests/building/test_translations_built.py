@@ -4,6 +4,7 @@ the German read back from the PDFs, each language's kit up to date on its own.""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 from pdfcheck import page_text
@@ -102,3 +103,44 @@ def test_a_deck_list_names_cards_by_their_source_titles_in_any_language(tmp_path
     assert "Vorrücken" in text_of(german / "cards-orders.pdf")
     refused = muster("build", str(BILINGUAL), "--list", str(listed), "--lang", "all", "--out", str(out))
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+
+
+def test_exports_name_pieces_by_the_titles_they_print_and_keep_their_ids(tmp_path):
+    """TTS cards and VASSAL pieces of the German export are named in German; their GUIDs, piece ids and image files
+    are the source export's, so a saved game or module of one language matches the other's."""
+    import zipfile
+
+    from lxml import etree
+
+    out = tmp_path / "out"
+    tts = muster("export", "tts", str(BILINGUAL), "--out", str(out), "--lang", "all", "--dpi", "72")
+    assert tts.returncode == 0, tts.stderr
+    assert f"{out / 'bilingual' / 'de' / 'tts'}" in tts.stderr  # the folder to upload: each language's
+    assert muster("export", "vassal", str(BILINGUAL), "--out", str(out), "--lang", "all").returncode == 0
+
+    def cards(kit):
+        saved = json.loads((kit / "tts" / "bilingual.json").read_text(encoding="utf-8"))["ObjectStates"]
+        return [(card["Nickname"], card["GUID"], card["CustomDeck"]) for bag in saved
+                for deck in bag["ContainedObjects"] for card in deck["ContainedObjects"]]
+
+    def pieces(kit):
+        with zipfile.ZipFile(kit / "vassal" / "bilingual.vmod") as module:
+            build = etree.fromstring(module.read("buildFile.xml"))
+        return [(slot.get("entryName"), slot.get("gpid"), re.findall(r"[\w-]+\.png", slot.text))  # its images
+                for slot in build.iter("VASSAL.build.widget.CardSlot")]
+
+    source, german = out / "bilingual", out / "bilingual" / "de"
+    titles = ["Schützengruppe", "Panzerzug", "Vorrücken", "Vorrücken", "Dig In"]  # Dig In has no German title
+    assert [name for name, *_ in cards(german)] == titles
+    assert [name for name, *_ in pieces(german)] == titles
+    assert [name for name, *_ in pieces(source)] == ["Rifle Squad", "Tank Platoon", "Advance", "Advance", "Dig In"]
+    assert [ids for _, *ids in pieces(german)] == [ids for _, *ids in pieces(source)]
+    assert [guid for _, guid, _ in cards(german)] == [guid for _, guid, _ in cards(source)]
+
+
+def test_csv_export_writes_each_translation_beside_its_source(tmp_path):
+    units = muster("export", "csv", str(BILINGUAL), "-d", "units", "-o", "-")
+    orders = muster("export", "csv", str(BILINGUAL), "-d", "orders", "-o", "-")
+    assert units.stdout.splitlines()[0] == "title,title:de,side,attack,text,text:de"
+    assert orders.stdout.splitlines()[0] == "title,title:de,count,side,text,text:de"
+    assert orders.stdout.splitlines()[2] == "Dig In,,1,X,Units in cover ignore one hit.,Einheiten in Deckung ignorieren einen Treffer."
