@@ -10,7 +10,7 @@ from typing import List, NoReturn, Optional
 import typer
 
 from . import console
-from .app import DECK_LIST, GAME, GAMES, SETS, VARIANTS, Format, app
+from .app import DECK_LIST, GAME, GAMES, LANG, SETS, VARIANTS, Format, app, kit_options
 from ..core.errors import MusterError, exit_status
 from ..core.options import set_names
 
@@ -122,14 +122,20 @@ def list_games(
             typer.echo(f"  {'rulebook':<24} {game.rulebook.path.name}")
 
 
-def _game_or_list(game: str, variant, sets, deck_list: Optional[Path]):
-    """The game, or the game made of a player's list; a list with mistakes ends the command (exit 1)."""
+def _game_or_list(game: str, variant, sets, deck_list: Optional[Path], lang: Optional[str], command: str):
+    """The game, or the game made of a player's list, in the language --lang names (titles and text as they print;
+    the source titles still name cards in --when); a list with mistakes ends the command (exit 1)."""
+    from ..core.options import ALL_LANGUAGES
     from ..reading.decklists import load_listed
     from ..reading.loading import load_game
 
+    language = kit_options(lang=lang).lang
+    if language == ALL_LANGUAGES:
+        raise MusterError(f"--lang all: {command} reads the game in one language; name it (--lang de)", field="--lang",
+                          code="bad-option")
     if deck_list is not None:
-        return load_listed(game, deck_list, tuple(variant or ()), set_names(sets))
-    return load_game(game, tuple(variant or ()), set_names(sets))
+        return load_listed(game, deck_list, tuple(variant or ()), set_names(sets), language)
+    return load_game(game, tuple(variant or ()), set_names(sets), language=language)
 
 
 @app.command()
@@ -151,6 +157,7 @@ def stats(
                                        help="Also write a PDF report with bar charts."),
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    lang: Optional[str] = LANG,
 ) -> None:
     """Statistics of a game's decks or a player's list: composition by every trait, the distribution of every
     numeric trait, and draw probabilities (exact for one condition, simulated for several)."""
@@ -158,7 +165,7 @@ def stats(
     from ..formats.statistics import Draw, game_statistics, read_condition, table_lines
 
     try:
-        loaded = _game_or_list(game, variant, sets, deck_list)
+        loaded = _game_or_list(game, variant, sets, deck_list, lang, "stats")
         if draw is None and when:
             raise MusterError("--when needs --draw N", field="--when", code="bad-option")
         asked = None
@@ -192,13 +199,14 @@ def draw(
     json_out: bool = typer.Option(False, "--json", help="Print the hand as JSON."),
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    lang: Optional[str] = LANG,
 ) -> None:
     """A test draw: a hand dealt from a shuffled deck of the game or of a player's list, reproducibly (--seed)."""
     from ..core.errors import GameInvalid
     from ..formats.statistics import deal, one_deck
 
     try:
-        loaded = _game_or_list(game, variant, sets, deck_list)
+        loaded = _game_or_list(game, variant, sets, deck_list, lang, "draw")
         chosen = one_deck(loaded, deck, "draw")
         cards = deal(chosen, hand, seed)
     except GameInvalid as exc:

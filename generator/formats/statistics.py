@@ -155,7 +155,7 @@ def deal(deck: Deck, hand: int, seed: int) -> list[dict]:
         raise MusterError(f"--hand {hand}: deck '{deck.id}' holds {deck.total} cards", field="--hand",
                           code="bad-option")
     copies = [card for card in deck.cards for _ in range(card.count)]
-    return [{"title": card.title or card.id, "id": card.id, "set": card.set}
+    return [{"title": card.printed_title or card.id, "id": card.id, "set": card.set}
             for card in random.Random(seed).sample(copies, hand)]
 
 

@@ -144,3 +144,31 @@ def test_csv_export_writes_each_translation_beside_its_source(tmp_path):
     assert units.stdout.splitlines()[0] == "title,title:de,side,attack,text,text:de"
     assert orders.stdout.splitlines()[0] == "title,title:de,count,side,text,text:de"
     assert orders.stdout.splitlines()[2] == "Dig In,,1,X,Units in cover ignore one hit.,Einheiten in Deckung ignorieren einen Treffer."
+
+
+def test_stats_and_draw_read_the_game_in_a_language(tmp_path):
+    draw = muster("draw", str(BILINGUAL), "-d", "units", "--hand", "2", "--lang", "de", "--json")
+    assert draw.returncode == 0, draw.stderr
+    assert [(card["title"], card["id"]) for card in json.loads(draw.stdout)["hand"]] == [
+        ("Schützengruppe", "rifle-squad"), ("Panzerzug", "tank-platoon")]  # the ids stay the source's
+    stats = muster("stats", str(BILINGUAL), "--lang", "de", "--json", "-d", "units", "--draw", "1", "--when",
+                   "title=Rifle Squad")  # cards named by their source titles, as in a rule's when:
+    assert stats.returncode == 0, stats.stderr
+    counted = json.loads(stats.stdout)
+    assert (counted["title"], counted["decks"][0]["name"]) == ("Brückenkopf", "Einheiten")
+    for command in (["draw", "-d", "units"], ["stats"]):
+        every = muster(command[0], str(BILINGUAL), *command[1:], "--lang", "all")
+        assert every.returncode == 2 and len(every.stderr.splitlines()) == 1 and "--lang" in every.stderr
+
+
+def test_the_calibration_page_prints_in_the_language_built(tmp_path):
+    game = shutil.copytree(BILINGUAL, tmp_path / "bilingual")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text(encoding="utf-8").replace(
+        "de: {players: Mitspieler}", "de: {players: Mitspieler, card_outline: Genau so groß.}"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert muster("build", str(game), "--out", str(out), "--lang", "all", "-j", "1").returncode == 0
+    german = text_of(out / "bilingual" / "de" / "calibration.pdf")
+    for words in ("Brückenkopf · Kalibrierung", "Diese Seite mit 100 % drucken", "Eine Karte in Originalgröße: 63.0",
+                  "Genau so groß."):
+        assert words in german, (words, german)
+    assert "Print this page at 100 %" in text_of(out / "bilingual" / "calibration.pdf")
