@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.codes import UNKNOWN_CODE
-from ..core.errors import MusterError, did_you_mean
+from ..core.codes import MISSING_TRANSLATION, UNKNOWN_CODE
+from ..core.errors import Finding, MusterError, did_you_mean
 from ..core.model import TRAIT_KINDS, Term, Trait, Vocabulary, frozen
 from .kinds import BOOLEAN, NAME, NUMBER, TEXT, YEAR_FROM, describe
 from .reader import Reader, at, join, known
 from .sourcemap import Map
 from .spec import GAME, RESERVED_CARD_KEYS, TERM, TRAIT, VOCABULARY
+from .words import language_name
 
 
 def read_vocabularies(reader: Reader, data: Map) -> dict[str, Vocabulary]:
@@ -29,6 +30,7 @@ def read_vocabularies(reader: Reader, data: Map) -> dict[str, Vocabulary]:
             term_field = join(values_field, code)
             if isinstance(term, str):
                 terms[code] = Term(code, term, term)
+                _plain_name(reader, values.value_where[code], term_field, code, term)
             elif isinstance(term, Map):
                 reader.keys(term, term_field, TERM)
                 name_text = reader.value(term, TERM["name"], term_field, default=code)
@@ -50,6 +52,17 @@ def read_vocabularies(reader: Reader, data: Map) -> dict[str, Vocabulary]:
             aliases[str(alias)] = tuple(codes_list)
         result[str(name)] = Vocabulary(str(name), frozen(terms), frozen(aliases))
     return result
+
+
+def _plain_name(reader: Reader, where, field: str, code: str, name: str) -> None:
+    """A term written as a plain name (`E: East Front`) has no place for a translation: reading the source language
+    of a game of several, a missing-translation warning for each other language, saying how to give one."""
+    if reader.language is not None:
+        return
+    for language in reader.languages[1:]:
+        reader.findings.append(Finding.of(
+            MISSING_TRANSLATION, where, field, language=language_name(language), key="name",
+            owner=f"term '{code}' (a plain name: write it as {{name: {name}, name:{language}: ...}} to translate it)"))
 
 
 def read_traits(reader: Reader, data: Map, vocabularies: dict) -> dict[str, Trait]:

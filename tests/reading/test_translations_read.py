@@ -55,6 +55,18 @@ def test_every_missing_translation_is_a_located_warning():
     assert all(f.severity == "warning" for f in game.findings)
 
 
+def test_a_term_written_as_a_plain_name_is_a_missing_translation_saying_how_to_give_one(tmp_path):
+    folder = shutil.copytree(BILINGUAL, tmp_path / "bilingual")
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(patched(game_yaml.read_text(encoding="utf-8"), {"X: {name: Axis, name:de: Achse}": "X: Axis"}),
+                         encoding="utf-8")
+    found = [f for f in load_game(folder).findings if f.field.startswith("vocabularies")]
+    assert [(f.code, f.severity, f.where.line, f.field) for f in found] == [
+        ("missing-translation", "warning", 14, "vocabularies.side.values.X")]
+    assert "{name: Axis, name:de: ...}" in found[0].message  # the form that translates it
+    assert load_game(folder, language="de").vocabularies["side"].terms["X"].name == "Axis"  # the source prints
+
+
 @pytest.mark.parametrize("edit, code, field, line", [
     ({"  - title: Tank Platoon\n": "  - title: Tank Platoon\n    title:fr: Peloton\n"}, "unknown-language",
      "cards[1].title:fr", 9),
