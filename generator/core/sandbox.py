@@ -366,4 +366,4 @@ def template_line(exc: BaseException) -> int | None:
 
 
 __all__ = ["TemplateError", "SecurityError", "TimeLimit", "TemplateBudget", "Forbidden", "TooDeep", "compile_template",
-           "environment", "failure", "is_template", "may_read", "render", "template_line", "time_limit"]
+           "compile_expression", "environment", "failure", "is_template", "may_read", "render", "template_line", "time_limit"]
