@@ -74,7 +74,8 @@ def main() -> None:
         ratios = [after[0] / before[0] for after, before in zip(runs["after"], runs["before"])]
         print(f"{name}: before {statistics.median(t for t, _ in runs['before']):.3f} s "
               f"{statistics.median(m for _, m in runs['before']):.0f} MiB, after "
-              f"{statistics.median(t for t, _ in runs['after']):.3f} s {statistics.median(m for _, m in runs['after']):.0f} MiB, "
+              f"{statistics.median(t for t, _ in runs['after']):.3f} s "
+              f"{statistics.median(m for _, m in runs['after']):.0f} MiB, "
               f"median paired ratio {statistics.median(ratios):.3f} ({args.runs} runs, load {os.getloadavg()[0]:.1f})",
               flush=True)
 

@@ -11,9 +11,10 @@ What is passed through is never held while pages are drawn. A sheet PDF (render.
 token in each such image's stream, and Splice copies the files' data in place of the tokens as it writes the file,
 moving the cross-reference offsets after each: memory holds the PDF without its art, and one piece of a file at a
 time, however much art a game has. Art that must be decoded (converted to CMYK or grey) is decoded one image at a
-time and its compressed data spooled to a temporary file, spliced in the same way. Elsewhere (a rulebook's card figures) the data is read as reportlab writes the
-PDF. The file's version (core/inputs) is taken when the image is first drawn and checked when it is copied: a file
-changed between the two is an error, never a PDF whose image data disagrees with its size.
+time and its compressed data spooled to a temporary file, spliced in the same way. Elsewhere (a rulebook's card
+figures) the data is read as reportlab writes the PDF. The file's version (core/inputs) is taken when the image is
+first drawn and checked when it is copied: a file changed between the two is an error, never a PDF whose image
+data disagrees with its size.
 """
 
 from __future__ import annotations
