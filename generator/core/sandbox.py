@@ -238,8 +238,14 @@ def environment(markdown: bool = False) -> Sandbox:
 def compile_template(source: str):
     """A compiled template for `source`; the same string is compiled once per process, and once at all while its
     code is in the cache of compiled templates (_compiled)."""
-    env = environment()
-    return env.template_class.from_code(env, _code(source, lambda: env.compile(source)), env.make_globals(None))
+    return compiled_in(environment(), source, "layout")
+
+
+def compiled_in(env: Sandbox, source: str, kind: str) -> Template:
+    """A template of `source` in `env` (an environment of environment()'s, or an overlay of one), its code from the
+    cache of compiled templates, filed under `kind`: environments that may compile a source differently (escaping
+    or not) file it apart."""
+    return env.template_class.from_code(env, _code(kind, source, lambda: env.compile(source)), env.make_globals(None))
 
 
 @lru_cache(maxsize=1024)
@@ -260,19 +266,21 @@ def compile_expression(source: str) -> TemplateExpression:
         return env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expression, lineno=1)],
                                           lineno=1))
 
-    template = env.template_class.from_code(env, _code("{{= " + source, compiled), env.make_globals(None))
+    template = env.template_class.from_code(env, _code("expression", source, compiled), env.make_globals(None))
     return TemplateExpression(template, True)
 
 
-def _code(source: str, compiled: Callable[[], CodeType]) -> CodeType:
-    """The code of `source`, from the cache of compiled templates, else `compiled()` and put there."""
+def _code(kind: str, source: str, compiled: Callable[[], CodeType]) -> CodeType:
+    """The code of `source` compiled as `kind`, from the cache of compiled templates, else `compiled()` and put
+    there."""
     cache, generator = _compiled()
     if cache is None:
         return compiled()
+    name = f"{generator}:{kind}"  # an entry by generator, kind and source
     try:
-        bucket = cache.get_bucket(environment(), generator, source, source)  # an entry by generator and source
+        bucket = cache.get_bucket(environment(), name, source, source)
     except (OSError, EOFError, ValueError, pickle.UnpicklingError):  # a damaged entry: compiled again
-        bucket = Bucket(environment(), cache.get_cache_key(generator, source), cache.get_source_checksum(source))
+        bucket = Bucket(environment(), cache.get_cache_key(name, source), cache.get_source_checksum(source))
     if bucket.code is None:
         bucket.code = compiled()
         if not sys.dont_write_bytecode:  # as Python writes no bytecode when asked not to
@@ -366,4 +374,5 @@ def template_line(exc: BaseException) -> int | None:
 
 
 __all__ = ["TemplateError", "SecurityError", "TimeLimit", "TemplateBudget", "Forbidden", "TooDeep", "compile_template",
-           "compile_expression", "environment", "failure", "is_template", "may_read", "render", "template_line", "time_limit"]
+           "compile_expression", "compiled_in", "environment", "failure", "is_template", "may_read", "render",
+           "template_line", "time_limit"]

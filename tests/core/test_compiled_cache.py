@@ -69,3 +69,17 @@ def test_what_the_sandbox_refuses_is_refused_from_the_cache_too(cache, monkeypat
     compiled_nothing(monkeypatch)
     with pytest.raises(sandbox.SecurityError):
         sandbox.compile_template(source).render()
+
+
+def test_a_rulebook_template_is_filed_apart_from_a_layout_of_the_same_source(cache, monkeypatch):
+    """A rulebook's environment escapes what it prints, a layout's does not: the same source compiles to different
+    code in each, and each reads back its own."""
+    source = "{{ name }}"
+    rules = sandbox.environment(markdown=True)
+    assert sandbox.compiled_in(rules, source, "rules").render(name="<b>") == "&lt;b&gt;"
+    assert sandbox.compile_template(source).render(name="<b>") == "<b>"
+    assert len(list(cache.iterdir())) == 2
+    compiled_nothing(monkeypatch)
+    monkeypatch.setattr(rules, "compile", lambda *args, **kwargs: pytest.fail("compiled again"))
+    assert sandbox.compiled_in(rules, source, "rules").render(name="<b>") == "&lt;b&gt;"
+    assert sandbox.compile_template(source).render(name="<b>") == "<b>"
