@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -50,34 +51,38 @@ def main() -> None:
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     work = Path(tempfile.mkdtemp(prefix="muster-paired-"))
-    for size in SIZES:
-        subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(work / f"g{size}"), str(size)],
-                       check=True)
-    cases = {f"{size} cards": ["build", str(work / f"g{size}"), "--force", "--quiet", *(["--jobs", "1"] * (size < 5000))]
-             for size in SIZES}
-    cases["bundled kit"] = ["build", "--force", "--quiet"]
-    cases["no-op rebuild"] = ["build", "--quiet"]  # the kit again, everything up to date
-    cases["--help"] = ["--help"]
-    if args.art:
-        subprocess.run([sys.executable, str(HERE / "art.py"), "game", str(work / "art"), str(args.art)], check=True)
-        cases[f"art {args.art} RGB"] = ["build", str(work / "art"), "--force", "--quiet"]
-        cases[f"art {args.art} CMYK"] = ["build", str(work / "art"), "--force", "--quiet", "--colour", "cmyk"]
-    for tree in trees.values():
-        timed(tree, ["--help"])  # bytecode written
-    for name, command in cases.items():
-        runs: dict[str, list[tuple[float, float]]] = {key: [] for key in trees}
-        for run in range(args.runs):
-            order = list(trees.items()) if run % 2 == 0 else list(reversed(trees.items()))
-            for key, tree in order:
-                out = [] if command == ["--help"] else ["--out", str(work / f"out-{key}")]
-                runs[key].append(timed(tree, [*command, *out]))
-        ratios = [after[0] / before[0] for after, before in zip(runs["after"], runs["before"])]
-        print(f"{name}: before {statistics.median(t for t, _ in runs['before']):.3f} s "
-              f"{statistics.median(m for _, m in runs['before']):.0f} MiB, after "
-              f"{statistics.median(t for t, _ in runs['after']):.3f} s "
-              f"{statistics.median(m for _, m in runs['after']):.0f} MiB, "
-              f"median paired ratio {statistics.median(ratios):.3f} ({args.runs} runs, load {os.getloadavg()[0]:.1f})",
-              flush=True)
+    try:
+        for size in SIZES:
+            subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(work / f"g{size}"), str(size)],
+                           check=True)
+        cases = {f"{size} cards": ["build", str(work / f"g{size}"), "--force", "--quiet",
+                                   *(["--jobs", "1"] * (size < 5000))]
+                 for size in SIZES}
+        cases["bundled kit"] = ["build", "--force", "--quiet"]
+        cases["no-op rebuild"] = ["build", "--quiet"]  # the kit again, everything up to date
+        cases["--help"] = ["--help"]
+        if args.art:
+            subprocess.run([sys.executable, str(HERE / "art.py"), "game", str(work / "art"), str(args.art)], check=True)
+            cases[f"art {args.art} RGB"] = ["build", str(work / "art"), "--force", "--quiet"]
+            cases[f"art {args.art} CMYK"] = ["build", str(work / "art"), "--force", "--quiet", "--colour", "cmyk"]
+        for tree in trees.values():
+            timed(tree, ["--help"])  # bytecode written
+        for name, command in cases.items():
+            runs: dict[str, list[tuple[float, float]]] = {key: [] for key in trees}
+            for run in range(args.runs):
+                order = list(trees.items()) if run % 2 == 0 else list(reversed(trees.items()))
+                for key, tree in order:
+                    out = [] if command == ["--help"] else ["--out", str(work / f"out-{key}")]
+                    runs[key].append(timed(tree, [*command, *out]))
+            ratios = [after[0] / before[0] for after, before in zip(runs["after"], runs["before"])]
+            print(f"{name}: before {statistics.median(t for t, _ in runs['before']):.3f} s "
+                  f"{statistics.median(m for _, m in runs['before']):.0f} MiB, after "
+                  f"{statistics.median(t for t, _ in runs['after']):.3f} s "
+                  f"{statistics.median(m for _, m in runs['after']):.0f} MiB, "
+                  f"median paired ratio {statistics.median(ratios):.3f} "
+                  f"({args.runs} runs, load {os.getloadavg()[0]:.1f})", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)  # the games (the art game is 200 MB) and their builds
 
 
 if __name__ == "__main__":
