@@ -8,6 +8,7 @@ that text, not read as markup."""
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import re
 import signal
@@ -293,16 +294,22 @@ def _code(kind: str, source: str, compiled: Callable[[], CodeType]) -> CodeType:
 
 @lru_cache(maxsize=1)
 def _compiled() -> tuple:
-    """The cache of compiled templates, Jinja's own (FileSystemBytecodeCache: a folder of the user's own in the
-    system's temporary folder, mode 0700, refused unless the user owns it), and the name its entries are filed
-    under: the digest of what turns a template into code (this module's code generator and budget.py), Jinja's
-    and Python's versions being in every entry besides. (None, "") where there is no such folder. Compiling the
-    templates of a small game costs as much as laying its cards out; reading their code back, a few ms."""
+    """The cache of compiled templates, Jinja's own (FileSystemBytecodeCache) in the user's cache folder
+    (`$XDG_CACHE_HOME/muster/templates`, else `~/.cache/muster/templates`, made mode 0700), and the name its entries
+    are filed under: the digest of what turns a template into code (this module's code generator, budget.py and
+    Jinja's version), Python's version being in every entry besides. (None, "") where there is no such folder.
+    Compiling the templates of a small game costs as much as laying its cards out; reading their code back, a few
+    ms. No input names the folder: it is Muster's own, as a user's cache of pip or black is theirs."""
+    import jinja2
     from jinja2 import FileSystemBytecodeCache
 
     try:
-        cache = FileSystemBytecodeCache(pattern="muster-%s.cache")
-        generator = hashlib.sha256(Path(__file__).read_bytes() + Path(budget.__file__).read_bytes()).hexdigest()
+        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        folder = Path(home, "muster", "templates")
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        cache = FileSystemBytecodeCache(str(folder), pattern="muster-%s.cache")
+        generator = hashlib.sha256(Path(__file__).read_bytes() + Path(budget.__file__).read_bytes()
+                                   + jinja2.__version__.encode()).hexdigest()
     except (OSError, RuntimeError):
         return None, ""
     return cache, generator
