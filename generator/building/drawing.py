@@ -34,7 +34,8 @@ class Drawn(NamedTuple):
 
 def draw(messages: Iterator[Message], out: Path, options: Options, inputs: Inputs | None = None,
          done: Callable[[str], None] | None = None) -> Drawn:
-    """The game the messages describe, built into out/<game id>/. The folder is made once the Plan says the game
+    """The game the messages describe, built into out/<game id>/ (in a language not its source one, into
+    out/<game id>/<language>/). The folder is made once the Plan says the game
     is valid; nothing in it changes unless everything is built. `inputs` is the key of its inputs, made before
     they were read (without it the manifest records none: the next build builds again);
     `done` is told the name of each document as it is finished (for a progress display)."""
@@ -42,7 +43,7 @@ def draw(messages: Iterator[Message], out: Path, options: Options, inputs: Input
     fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
     fonts.use(_expect(messages, fonts.FontBook))  # the bundled fonts with the game's own
     plan = _expect(messages, Plan)
-    staging = Staging(out, plan.id)
+    staging = Staging(out, *plan.folder)
     finished = (lambda built: done(built.file)) if done else (lambda built: None)
     try:
         with staging.writing():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -14,7 +14,7 @@ from .folders import apart
 from ..core.errors import GameInvalid, MusterError, exit_status
 from ..core.model import Game
 from ..reading.resources import find_game
-from ..core.options import Options
+from ..core.options import ALL_LANGUAGES, Options
 from ..core.plan import Built
 
 
@@ -39,9 +39,26 @@ def up_to_date(target: str | Path, out: Path, options: Options) -> Outcome | Inp
     except MusterError as exc:
         return Outcome(Path(str(target)).name, 2, errors=[str(exc)])
     inputs = inputs_of(root, options.as_dict())
-    if is_fresh(out / root.name, inputs.key):
-        return Outcome(root.name, 0, f"{root.name}: up to date in {out / root.name}")
+    folder = out.joinpath(root.name, *([options.lang] if options.lang else []))
+    if is_fresh(folder, inputs.key):
+        return Outcome(root.name, 0, f"{root.name}: up to date in {folder}")
     return inputs
+
+
+def in_languages(target: str | Path, options: Options) -> list[Options]:
+    """The options of each build --lang asks of the game: one, or with `all` the source language's (lang None)
+    and each other's; a language that is the game's source one is built as the source (into out/<game>/)."""
+    if options.lang is None:
+        return [options]
+    from ..reading.loading import declared_languages  # YAML: only when a language is asked for
+
+    try:
+        declared = declared_languages(find_game(target).resolve())
+    except MusterError:  # the build says what is wrong with it
+        declared = ()
+    if options.lang == ALL_LANGUAGES:
+        return [replace(options, lang=None)] + [replace(options, lang=language) for language in declared[1:]]
+    return [replace(options, lang=None if declared[:1] == (options.lang,) else options.lang)]
 
 
 @contextmanager
@@ -97,7 +114,7 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
                 from .sequence import messages
 
                 plan, built, warnings = draw(messages(root, options), out, options, inputs, finished)
-            game_id = plan.id
+            folder = out.joinpath(*plan.folder)
     except GameInvalid as exc:
         return Outcome(name, exit_status(exc.findings),
                        errors=[str(f) for f in exc.findings] + [f"{name}: not built ({exc.message})"])
@@ -106,23 +123,26 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
             raise
         return Outcome(name, 2, errors=[str(exc)])
     files = ", ".join(f"{b.file} ({b.pages} pages)" for b in built)
-    details = [f"  {b.file:<28} {b.kind:<11} {b.pages:>4} pages {(out / game_id / b.file).stat().st_size:>10,} bytes"
+    details = [f"  {b.file:<28} {b.kind:<11} {b.pages:>4} pages {(folder / b.file).stat().st_size:>10,} bytes"
                for b in built]
-    return Outcome(name, 0, f"{game_id}: {files} -> {out / game_id}", warnings=[str(f) for f in warnings],
+    return Outcome(name, 0, f"{plan.id}: {files} -> {folder}", warnings=[str(f) for f in warnings],
                    details=details)
 
 
 def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool = False, debug: bool = False,
               done: Callable[[str], None] | None = None):
-    """Outcomes in the order of `targets`; with jobs > 1 the games to build are built in parallel processes.
-    `done` is told "<game>/<file>" as each document is finished, whichever process finished it."""
-    known = {index: None if force else up_to_date(target, out, options) for index, target in enumerate(targets)}
+    """Outcomes in the order of `targets` (a game's languages in turn, with --lang all); with jobs > 1 the games to
+    build are built in parallel processes. `done` is told "<game>/<file>" as each document is finished, whichever
+    process finished it."""
+    builds = [(target, chosen) for target in targets for chosen in in_languages(target, options)]
+    targets, choices = [target for target, _ in builds], [chosen for _, chosen in builds]
+    known = {index: None if force else up_to_date(target, out, choices[index]) for index, target in enumerate(targets)}
     stale = [index for index, outcome in known.items() if not isinstance(outcome, Outcome)]
     if jobs <= 1 or len(stale) <= 1:  # one game at a time, each using a second core for its cards if it may
         for index, target in enumerate(targets):
             outcome = known[index]
-            yield outcome if isinstance(outcome, Outcome) else build_one(target, out, options, debug, jobs > 1, outcome,
-                                                                          done)
+            yield outcome if isinstance(outcome, Outcome) else build_one(target, out, choices[index], debug, jobs > 1,
+                                                                          outcome, done)
         return
     import multiprocessing  # 15 ms, with concurrent.futures: only when games are built in parallel
     from concurrent.futures import ProcessPoolExecutor
@@ -142,7 +162,7 @@ def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool
     reports = context.Queue() if done else None  # the workers' finished documents, told to `done` here
     with ProcessPoolExecutor(max_workers=min(jobs, len(stale)), mp_context=context, initializer=_report_to,
                              initargs=(reports,)) as pool:
-        futures = {index: pool.submit(build_one, targets[index], out, options, debug, False, known[index],
+        futures = {index: pool.submit(build_one, targets[index], out, choices[index], debug, False, known[index],
                                       _report if done else None)
                    for index in stale}
         for index in range(len(targets)):

@@ -36,7 +36,7 @@ from .messages import Batch, Boards, DeckEnd, Message, Rulebook, Typeset
 def messages(source: Game | Path, options: Options) -> Iterator[Message]:
     """The messages of building `source` (a game, or its folder, read only after the bundled font book is sent)."""
     yield read_font_book()
-    game = source if isinstance(source, Game) else load_game(source, options.variants, options.sets)
+    game = source if isinstance(source, Game) else load_game(source, options.variants, options.sets, options.lang)
     book = game.fonts or read_font_book()
     fonts.use(book)  # a game read before another one was: its own fonts again
     yield book

@@ -7,6 +7,9 @@ and the rulebook's checks (rulebook.py: its text, and every card listed in the c
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Callable
+
 from ..core.errors import Finding, GameInvalid, has_errors
 from ..core.model import Game
 from ..layout.boards import lay_out_board
@@ -27,6 +30,20 @@ def check_game(game: Game, bleed: float = 3.0) -> list[Finding]:
         for board in game.boards.values():
             findings.extend(lay_out_board(game, board, warnings=True)[1])
     findings.extend(check_rulebook(game, cards=clean))
+    return findings
+
+
+def check_languages(game: Game, read: Callable[[str], Game], bleed: float = 3.0) -> list[Finding]:
+    """The findings of `game` (read in its source language) and, for each other language it declares, those of
+    the game as `read(language)` gives it that the source has not: text that fits in English and not in German,
+    a German rulebook that fails. Each of those says its language after its message."""
+    findings = check_game(game, bleed)
+    seen = set(findings)
+    for language in game.languages[1:]:
+        for finding in check_game(read(language), bleed):
+            if finding not in seen:
+                seen.add(finding)
+                findings.append(replace(finding, message=f"{finding.message} [{language}]"))
     return findings
 
 

@@ -127,7 +127,7 @@ def coverage(game: Game, text: str) -> list[Finding]:
     for deck in game.decks.values():
         if deck.format.component != "cards":
             continue
-        missing = sorted({card.title for card in deck.cards if card.title not in listed})
+        missing = sorted({card.printed_title for card in deck.cards if card.printed_title not in listed})
         if missing:
             shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
             findings.append(Finding("error", game.rulebook.where, "rulebook",

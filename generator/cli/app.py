@@ -101,6 +101,7 @@ COLOUR = kit_parameter("colour")[1]
 PDFX = kit_parameter("pdfx")[1]
 INK_LIMIT = kit_parameter("ink_limit")[1]
 SETS = kit_parameter("sets")[1]
+LANG = kit_parameter("lang")[1]
 
 
 def kit_options(**values) -> Options:

@@ -13,7 +13,7 @@ import typer
 from . import console
 from .app import DECK_LIST, GAME, GAMES, OUT, QUIET, app, with_kit_options
 from ..core.errors import MusterError, has_errors
-from ..core.options import Options  # for the signatures: dataclasses, which it needs, is loaded by then anyway
+from ..core.options import ALL_LANGUAGES, Options  # for the signatures: dataclasses, which it needs, is loaded by then anyway
 
 MAX_INTERVAL = 60.0  # seconds a save may take to settle: longer, and watch would seem to have stopped
 
@@ -75,8 +75,11 @@ def _build_list(targets: list, path: Path, out: Path, options: Options, quiet: b
     try:
         if len(targets) != 1:
             raise MusterError("--list: name the one game the list is for", field="--list", code="bad-option")
+        if options.lang == ALL_LANGUAGES:
+            raise MusterError("--lang all: a deck list's kit is built in one language; name it (--lang de)",
+                              field="--lang", code="bad-option")
         with without_cycle_collection():
-            game = load_listed(targets[0], path, options.variants, options.sets)
+            game = load_listed(targets[0], path, options.variants, options.sets, options.lang)
             apart(out, game.root)
             built = build_game(game, out, options)
     except GameInvalid as exc:
@@ -84,7 +87,8 @@ def _build_list(targets: list, path: Path, out: Path, options: Options, quiet: b
     except MusterError as exc:
         console.fail(exc)
     if not quiet:
-        typer.echo(f"{game.id}: {', '.join(f'{b.file} ({b.pages} pages)' for b in built)} -> {out / game.id}")
+        folder = out.joinpath(game.id, *filter(None, [game.language]))
+        typer.echo(f"{game.id}: {', '.join(f'{b.file} ({b.pages} pages)' for b in built)} -> {folder}")
     raise typer.Exit(0)
 
 
@@ -108,6 +112,9 @@ def watch(
     from ..reading.resources import find_game
 
     try:
+        if options.lang == ALL_LANGUAGES:
+            raise MusterError("--lang all: watch builds one language; name it (--lang de)", field="--lang",
+                              code="bad-option")
         root = find_game(game).resolve()
         apart(out, root)
     except MusterError as exc:
@@ -130,7 +137,7 @@ def _rebuild(root: Path, out: Path, options: Options) -> None:
     stamp = time.strftime("%H:%M:%S")
     inputs = up_to_date(root, out, options)  # before anything is read: see building/cache.py
     try:
-        findings = check_game(load_game(root, options.variants, options.sets))
+        findings = check_game(load_game(root, options.variants, options.sets, options.lang))
     except MusterError as exc:
         findings = [exc.finding()]
     for finding in findings:

@@ -9,7 +9,8 @@ from typing import List, Optional
 import typer
 
 from . import console
-from .app import BLEED, COLOUR, DECK_LIST, GAME, INK_LIMIT, PDFX, QUIET, SETS, VARIANTS, Colour, export_app, kit_options
+from .app import (BLEED, COLOUR, DECK_LIST, GAME, INK_LIMIT, LANG, PDFX, QUIET, SETS, VARIANTS, Colour, export_app,
+                  kit_options)
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..core.options import read_bleed, set_names
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
@@ -24,15 +25,24 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
 
 
 def _run(game: str, decks, variants, sets: str | None, deck_list: Path | None, out: Path, quiet: bool, kind: str,
-         bleed_text: str | None, export, finish=None) -> None:
+         bleed_text: str | None, export, finish=None, lang: str | None = None) -> None:
     def work() -> list[str]:
         bleed = read_bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
-        return run_export(game, decks or None, variants or (), bleed, out, kind,
-                          lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
-                          progress=None if quiet else console.progress, finish=finish, every=finish is not None,
-                          sets=set_names(sets), deck_list=deck_list)
+        return [line for language in _languages(game, lang)
+                for line in run_export(game, decks or None, variants or (), bleed, out, kind,
+                                       lambda g, d, laid, staging: export(g, d, laid, staging, bleed),
+                                       progress=None if quiet else console.progress, finish=finish,
+                                       every=finish is not None, sets=set_names(sets), deck_list=deck_list,
+                                       language=language)]
 
     _report(game, quiet, work)
+
+
+def _languages(game: str, lang: str | None) -> list[str | None]:
+    """The languages --lang asks an export in (None: the game's source one), as `muster build` reads it."""
+    from ..building.kit import in_languages
+
+    return [chosen.lang for chosen in in_languages(game, kit_options(lang=lang))]
 
 
 def _report(game: str, quiet: bool, work) -> None:
@@ -57,12 +67,13 @@ def png(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    lang: Optional[str] = LANG,
     deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
     """One PNG per distinct card front and back, with bleed, at an exact pixel size; counts in cards.csv."""
     _run(game, deck, variant, sets, deck_list, out, quiet, "png", bleed,
-         lambda g, d, laid, staging, b: export_png(g, d, laid, staging, dpi, b))
+         lambda g, d, laid, staging, b: export_png(g, d, laid, staging, dpi, b), lang=lang)
 
 
 @export_app.command()
@@ -73,6 +84,7 @@ def pdf(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    lang: Optional[str] = LANG,
     deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
     colour: Colour = COLOUR,
@@ -82,7 +94,7 @@ def pdf(
     """One two-page PDF per distinct card (front, back) with TrimBox and BleedBox; counts in cards.csv."""
     printing = kit_options(colour=colour, pdfx=pdfx, ink_limit=ink_limit)
     _run(game, deck, variant, sets, deck_list, out, quiet, "pdf", bleed,
-         lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing))
+         lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing), lang=lang)
 
 
 @export_app.command()
@@ -97,6 +109,7 @@ def tts(
                                                 "under it.  [default: file:/// paths]"),
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    lang: Optional[str] = LANG,
     deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
@@ -111,7 +124,7 @@ def tts(
             console.fail(exc)
     _run(game, deck, variant, sets, deck_list, out, quiet, "tts", None,
          lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
-         lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url))
+         lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url), lang)
     if base_url is None:  # said even with --quiet: the file looks fine here and is blank for everyone else
         typer.echo(f"warning: {Path(str(game)).name}: the saved object names its images by file:/// paths on this "
                    "computer: other players, and any other computer, see blank objects. Upload "
@@ -126,6 +139,7 @@ def vassal(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    lang: Optional[str] = LANG,
     deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
 ) -> None:
@@ -133,15 +147,10 @@ def vassal(
     backs, card decks as draw piles, the rulebook under Help."""
     from ..formats.vassal import export_vassal
 
-    try:
-        line = export_vassal(game, deck or None, variant or (), out, progress=None if quiet else console.progress,
-                             sets=set_names(sets), deck_list=deck_list)
-    except GameInvalid as exc:
-        console.invalid(Path(str(game)).name, exc, "exported")
-    except MusterError as exc:
-        console.fail(exc)
-    if not quiet:
-        typer.echo(line)
+    _report(game, quiet, lambda: [export_vassal(game, deck or None, variant or (), out,
+                                                progress=None if quiet else console.progress, sets=set_names(sets),
+                                                deck_list=deck_list, language=language)
+                                  for language in _languages(game, lang)])
 
 
 @export_app.command()
@@ -155,6 +164,7 @@ def shop(
     out: Path = EXPORT_OUT,
     variant: Optional[List[str]] = VARIANTS,
     sets: Optional[str] = SETS,
+    lang: Optional[str] = LANG,
     deck_list: Optional[Path] = DECK_LIST,
     quiet: bool = QUIET,
     strict: bool = typer.Option(False, "--strict", help="Refuse the upload (exit 1, nothing written) when text "
@@ -173,11 +183,12 @@ def shop(
         if loaded is not None and has_errors(loaded.findings):  # a wrong shop: is reported with the rest
             raise GameInvalid(list(loaded.findings))
         profile = find_shop(named, loaded)
-        return run_export(target, deck or None, variant or (), profile.bleed, out, profile.id,
-                          lambda g, d, laid, staging: export_shop(profile, g, d, laid, staging),
-                          progress=None if quiet else console.progress, adapt=profile.fitted, warnings=True,
-                          refuse=STRICT if strict or profile.strict else (), sets=set_names(sets),
-                          deck_list=deck_list)
+        return [line for language in _languages(target, lang)
+                for line in run_export(target, deck or None, variant or (), profile.bleed, out, profile.id,
+                                       lambda g, d, laid, staging: export_shop(profile, g, d, laid, staging),
+                                       progress=None if quiet else console.progress, adapt=profile.fitted,
+                                       warnings=True, refuse=STRICT if strict or profile.strict else (),
+                                       sets=set_names(sets), deck_list=deck_list, language=language)]
 
     _report(target, quiet, work)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import List, NoReturn, Optional
 
@@ -31,7 +32,7 @@ def validate(
     player's deck list against one game instead."""
     if codes:
         _list_codes(format)
-    from ..checking import check_game
+    from ..checking import check_languages
     from ..building.kit import without_cycle_collection
     from ..reading.loading import load_game
 
@@ -50,7 +51,8 @@ def validate(
                     findings.extend(_list_findings(target, tuple(variant or ()), set_names(sets), deck_list,
                                                    deck_format))
                     continue
-                findings.extend(check_game(load_game(target, tuple(variant or ()), set_names(sets))))
+                read = partial(load_game, target, tuple(variant or ()), set_names(sets))
+                findings.extend(check_languages(read(), lambda language: read(language=language)))
         except MusterError as exc:
             if console.state["debug"]:
                 raise

@@ -128,6 +128,15 @@ BAD_FONT = declare("bad-font", "error", "A font file Muster cannot read.")
 CFF_FONT = declare("cff-font", "error", "An OpenType font with PostScript outlines, which cannot be embedded.")
 BAD_IMAGE = declare("bad-image", "error", "An image file Muster cannot read.")
 
+# Languages
+UNKNOWN_LANGUAGE = declare("unknown-language", "error", "A `<key>:<lang>` key, column or --lang naming a language "
+                           "the game does not declare (languages:).", "unknown language '{lang}'{hint}")
+NOT_TRANSLATABLE = declare("not-translatable", "error", "A translation (`<key>:<lang>`) of a value that is never "
+                           "translated: a number, a code, a count, a colour, art.",
+                           "'{key}' is not translated (only text a player reads is)")
+MISSING_TRANSLATION = declare("missing-translation", "warning", "A text with no translation into a language the "
+                              "game declares: the source text prints.", "no {language} for '{key}' of {owner}")
+
 # Boards
 NOT_HEX_GRID = declare("not-hex-grid", "error", "Hexes or hexsides on a board without a hex grid.")
 NOT_NEIGHBOURS = declare("not-neighbours", "error", "A hexside between two hexes that do not touch.",

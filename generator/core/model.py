@@ -83,6 +83,12 @@ class Card:
     note: str = ""
     invalid: frozenset[str] = frozenset()  # traits given with a value the loader could not accept
     set: str = ""  # the set (sets: in game.yaml) the card comes in; "" when the game declares none
+    translated_title: str = ""  # its title in the language the game was read in, when given: what prints
+
+    @property
+    def printed_title(self) -> str:
+        """The title as it prints: its translation, else the title (which names the card, in every language)."""
+        return self.translated_title or self.title
 
     def has(self, name: str) -> bool:
         """Whether the card gives the trait at all, even with a value that failed to parse."""
@@ -340,6 +346,14 @@ class Game:
     sets: Mapping[str, CardSet] = field(default_factory=dict)  # the sets declared, in order
     chosen_sets: tuple[str, ...] = ()  # the sets whose cards the game holds; () when it declares none
     formats: Mapping[str, PlayFormat] = field(default_factory=dict)  # construction formats of deck lists
+    languages: tuple[str, ...] = ()  # the languages it is published in, its source language first; (): one
+    language: str = ""  # the language it was read in, when not its source one: its translations print
+    words: Mapping[str, str] = field(default_factory=dict)  # the rulebook's fixed words, in the language it prints
+
+    @property
+    def printed_language(self) -> str:
+        """The language its text prints in: the one it was read in, else its source one; "" for a game of one."""
+        return self.language or next(iter(self.languages), "")
 
 
 def frozen(mapping: Mapping) -> Mapping:

@@ -3,6 +3,7 @@ bounds and what it implies; the commands' options, the Options value and the key
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -11,6 +12,8 @@ from .units import paper_name, parse_length
 
 MAX_BLEED = 10.0  # mm
 MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
+LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")  # a BCP 47 tag as translators write it: de, pt-BR
+ALL_LANGUAGES = "all"  # --lang all: the source language and each other, each into its folder
 
 
 def _paper(text: str) -> str:
@@ -48,6 +51,14 @@ def _back_offset(text: str) -> tuple[float, float]:
         raise MusterError(f"--back-offset must be within ±{MAX_BACK_OFFSET:g}mm on each axis, got {text}",
                           field="--back-offset", code="out-of-range")
     return offset
+
+
+def _language(text: str) -> str:
+    """A language as --lang names it: a tag of the game's languages: (de, pt-BR), or all."""
+    if text != ALL_LANGUAGES and not LANGUAGE.match(text):
+        raise MusterError(f"--lang: expected a language such as de, or all, got {text!r}", field="--lang",
+                          code="bad-option")
+    return text
 
 
 def set_names(text: str | None) -> tuple[str, ...]:
@@ -113,6 +124,10 @@ KIT = (
     KitOption("sets", "--sets", metavar="SET,SET", default=None, read=set_names, recent=True,
               help="Print only the cards of these sets of the game (sets: in game.yaml), such as base,pack-1 "
                    "(default: its default sets)."),
+    KitOption("lang", "--lang", metavar="LANG", default=None, read=lambda text: text and _language(text), recent=True,
+              help="Print in this language of the game's (languages: in game.yaml) into OUT/<game>/<LANG>/, or in "
+                   "all of them: the source language into OUT/<game>/, each other into its folder (default: the "
+                   "source language)."),
 )
 KIT_OPTIONS = {option.name: option for option in KIT}
 
@@ -135,6 +150,7 @@ class Options:
     pdfx: bool = KIT_OPTIONS["pdfx"].value  # PDF/X-1a:2003 (cmyk): an output intent, trim and bleed boxes
     ink_limit: float | None = KIT_OPTIONS["ink_limit"].value  # percent: total ink, below the output profile's own
     sets: tuple[str, ...] = KIT_OPTIONS["sets"].value  # the sets whose cards are printed; (): the game's default
+    lang: str | None = KIT_OPTIONS["lang"].value  # the language printed (one of the game's, or all); None: the source
 
     def __post_init__(self):
         for option in KIT:

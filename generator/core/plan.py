@@ -45,6 +45,12 @@ class Plan:
     root: Path
     decks: dict[str, DeckPlan]
     fonts: tuple[str, ...] = ()  # the fonts its layouts name: the drawing process loads them while the child lays out
+    language: str = ""  # the language it prints in, when not its source one: its kit is then out/<id>/<language>/
+
+    @property
+    def folder(self) -> tuple[str, ...]:
+        """Its kit's folder below the output folder: <id>, or <id>/<language>."""
+        return (self.id, self.language) if self.language else (self.id,)
 
     @property
     def cards(self) -> list[str]:
@@ -59,7 +65,7 @@ def plan_of(game: Game, fonts: tuple[str, ...] = (), groups: dict[str, tuple[She
     groups = groups or {}
     return Plan(game.id, game.title, game.root, {
         deck.id: DeckPlan(deck.id, deck.format, deck.size, deck.total, deck.where, deck.back is None,
-                          groups.get(deck.id, ())) for deck in game.decks.values()}, fonts)
+                          groups.get(deck.id, ())) for deck in game.decks.values()}, fonts, game.language)
 
 
 @dataclass

@@ -118,13 +118,13 @@ def board_image(game, board, dpi: int) -> tuple[bytes, tuple[int, int]]:
 
 def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every: bool = False,
             adapt: Callable | None = None, warnings: bool = False, refuse: tuple[str, ...] = (), sets=(),
-            deck_list: Path | None = None):
+            deck_list: Path | None = None, language: str | None = None):
     """The game, the decks to export (with `every` and no deck named: counters too), and each laid out;
     GameInvalid when the game has errors. `adapt(deck)`, when given, gives the deck to lay out instead (a shop's
     card size and safe zone); `warnings` keeps the warnings of laying out (text outside the safe zone, a
     background short of the bleed) in each deck's findings, and those whose code is in `refuse` are errors.
     `sets`: the sets whose cards are exported; `deck_list`: a player's list, whose cards alone are exported at
-    its counts (decklists.load_listed)."""
+    its counts (decklists.load_listed); `language`: one of the game's languages, its translations printed."""
     from ..layout.cards import lay_out_cards
     from ..reading.loading import load_game
     from ..checking import require_valid_data
@@ -132,9 +132,9 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every
     if deck_list is not None:
         from ..reading.decklists import load_listed
 
-        game = load_listed(target, deck_list, tuple(variants), tuple(sets))
+        game = load_listed(target, deck_list, tuple(variants), tuple(sets), language)
     else:
-        game = load_game(target, tuple(variants), tuple(sets))
+        game = load_game(target, tuple(variants), tuple(sets), language)
     if deck_ids:
         unknown = [d for d in deck_ids if d not in game.decks]
         if unknown:
@@ -256,25 +256,28 @@ def export_pdf(game, deck, laid, staging, bleed: float, printing: Options = Opti
 def run_export(target, deck_ids, variants, bleed: float, out: Path, kind: str,
                export: Callable[..., DeckExport], progress: Callable | None = None,
                finish: Callable | None = None, every: bool = False, adapt: Callable | None = None,
-               warnings: bool = False, refuse: tuple[str, ...] = (), sets=(), deck_list: Path | None = None
-               ) -> list[str]:
-    """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/ (`export(game, deck, laid, staging)`
+               warnings: bool = False, refuse: tuple[str, ...] = (), sets=(), deck_list: Path | None = None,
+               language: str | None = None) -> list[str]:
+    """Validates, exports every chosen deck into OUT/<game>/<kind>/<deck>/ (in a language not the game's source
+    one, OUT/<game>/<language>/<kind>/<deck>/; `export(game, deck, laid, staging)`
     writes through the deck's Staging), and moves the files into place together once all are written.
     `progress(decks, label)`, when given, wraps the decks in a context that reports them as they are done.
     `finish(game, exported, staging)`, when given, writes what the decks make together (TTS's saved object) into
     OUT/<game>/<kind>/ once they are done, committed with them: `exported` is [(deck, staging, DeckExport)]; it
-    returns a DeckExport too. `every`, `adapt`, `warnings`, `refuse`, `sets` and `deck_list` are prepare's.
+    returns a DeckExport too. `every`, `adapt`, `warnings`, `refuse`, `sets`, `deck_list` and `language` are
+    prepare's.
     Returns the summary lines."""
     from contextlib import nullcontext
 
     from ..building.staging import Staging
 
-    game, decks, laid = prepare(target, deck_ids, bleed, variants, every, adapt, warnings, refuse, sets, deck_list)
+    game, decks, laid = prepare(target, deck_ids, bleed, variants, every, adapt, warnings, refuse, sets, deck_list,
+                                language)
     staged: list[tuple[Staging, DeckExport]] = []
     bar = progress(decks, f"Exporting {game.id}") if progress else nullcontext(decks)
 
     def stage(*parts: str) -> Staging:
-        staged.append((Staging(out, game.id, *parts), None))
+        staged.append((Staging(out, game.id, *filter(None, [game.language]), *parts), None))
         return staged[-1][0]
 
     try:

@@ -80,7 +80,9 @@ def section_table(section: Section) -> str:
     """The Markdown table of one mapping, under a heading naming where it sits."""
     lines = [f"### `{section.path}`", "", "| key | value | default | meaning |", "| --- | --- | --- | --- |"]
     for key in section.keys:
-        lines.append(f"| `{key.name}` | {value_text(key)} | {_cell(default_text(key))} | {_cell(key.description)} |")
+        translated = f" Translated: `{key.name}:<lang>`." if key.translated else ""
+        lines.append(f"| `{key.name}` | {value_text(key)} | {_cell(default_text(key))} | "
+                     f"{_cell(key.description + translated)} |")
     return "\n".join(lines)
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from ..reading.fonts import SUFFIXES, read_font_book
 from ..layout import roles
+from ..layout.files import TRANSLATED
 from ..layout.spec import ELEMENT_FIELDS, ELEMENTS, KIND, LAYOUT_KEYS, Field
-from ..reading.kinds import COLOUR, DECK_ID, DICE, NAME, YEAR_FROM
+from ..reading.kinds import COLOUR, DECK_ID, DICE, LANGUAGE, MAX_LANGUAGES, NAME, YEAR_FROM
 from ..reading.spec import (
     BOARD, CARD, COUNT, DECK, DECK_FILE, FONT_FACE, GAME, ICON, MAX_TABLE_ROWS, RESERVED_CARD_KEYS,
     RULE, RULE_KINDS, TERM, TOTAL, TRAIT, VOCABULARY, Key, Section,
@@ -121,6 +122,9 @@ KIND_SCHEMAS = {
                                  "black, white, or a name of the game's colours:."},
     "tokens": lambda key: {"type": "array", "items": {"type": ["string", "integer"]}},
     "dice": lambda key: {"type": "array", "items": {"type": "string", "pattern": DICE.pattern}},
+    "languages": lambda key: {"type": "array", "items": {"type": "string", "pattern": LANGUAGE.pattern},
+                              "minItems": 1, "maxItems": MAX_LANGUAGES, "uniqueItems": True},
+    "words": lambda key: _map_of(_map_of({"type": "string"})),
     "scalar": lambda key: dict(_SCALAR),
     "file": lambda key: {"type": "string"},
     "font-file": lambda key: {"anyOf": [{"type": "string"}, _section(FONT_FACE)]},
@@ -163,6 +167,11 @@ def _entry(key: Key) -> dict:
     return KIND_SCHEMAS[key.of.name](key)
 
 
+def translation_pattern(name: str) -> str:
+    """The pattern of the keys that translate the key `name`: title:de, title:pt-BR."""
+    return f"^{re.escape(name)}:{LANGUAGE.pattern.removeprefix('^')}"
+
+
 def _one_of_keys(*names) -> list[dict]:
     return [{"required": [name]} for name in names]
 
@@ -186,6 +195,9 @@ def _section(section: Section) -> dict:
     """The schema of one mapping of the format: its keys, those it requires, and its cross-field rules."""
     schema = _object({key.name: _property(key) for key in section.keys},
                      [key.name for key in section.keys if key.required])
+    if section.translated:  # title:de beside title
+        schema["patternProperties"] = {translation_pattern(name): _property(section[name])
+                                       for name in section.translated}
     schema.update(SECTION_RULES[section]() if section in SECTION_RULES else {})
     return schema
 
@@ -206,9 +218,11 @@ def game_schema() -> dict:
 def deck_schema(game: Game | None = None) -> dict:
     """The schema of a deck file: generic (any trait key, scalar or list), or the traits of `game`."""
     card = {key.name: _property(key) for key in CARD.keys}
-    card_schema = {"type": "object", "properties": card, "required": [key.name for key in CARD.keys if key.required]}
-    if game is None:
-        card_schema["propertyNames"] = {"pattern": _pattern(NAME)}
+    card_schema = {"type": "object", "properties": card, "required": [key.name for key in CARD.keys if key.required],
+                   "patternProperties": {translation_pattern(name): _property(CARD[name]) for name in CARD.translated}}
+    if game is None:  # a trait, or a translation of one (text:de)
+        card_schema["propertyNames"] = {"pattern": _pattern(NAME).removesuffix("$") + "(:" +
+                                        LANGUAGE.pattern.removeprefix("^").removesuffix("$") + ")?$"}
         card_schema["additionalProperties"] = {"$ref": "#/$defs/scalars",
                                                "description": "A trait of the game: one value or a list."}
         title, description = "Muster deck file", (
@@ -217,6 +231,8 @@ def deck_schema(game: Game | None = None) -> dict:
     else:
         for name, trait in game.traits.items():
             card[name] = trait_schema(trait, game.vocabularies)
+            if trait.kind == "text":
+                card_schema["patternProperties"][translation_pattern(name)] = card[name]
         card_schema["additionalProperties"] = False
         title, description = f"Muster deck file of {game.title}", (
             f"A deck file of {game.title} ({game.id}): the reserved card keys and this game's traits. "
@@ -287,8 +303,11 @@ def layout_schema() -> dict:
     for kind in ELEMENTS.values():
         common = (KIND, *(f for f in ELEMENT_FIELDS if f.name != "rotate" or kind.rotates))
         properties = {field.name: _field(field) for field in (*common, *kind.fields)}
+        translated = ({"patternProperties": {translation_pattern(TRANSLATED): properties[TRANSLATED]}}
+                      if TRANSLATED in properties else {})
         kinds.append({"if": {"properties": {"kind": {"const": kind.name}}, "required": ["kind"]},
-                      "then": _object(properties, required=kind.required, description=kind.description)})
+                      "then": _object(properties, required=kind.required, description=kind.description,
+                                      **translated)})
     element = {"type": "object", "required": ["kind"], "properties": {"kind": _field(KIND)},
                "allOf": kinds, "description": "One drawing element: " + ", ".join(ELEMENTS) + "."}
     return {

@@ -413,16 +413,18 @@ def write_vmod(game, decks, laid, path, progress=None) -> dict:
     return {"pieces": module.gpid, "images": module.images, "rules": rules is not None}
 
 
-def export_vassal(target, deck_ids, variants, out, progress=None, sets=(), deck_list=None) -> str:
-    """Validates the game and writes OUT/<game>/vassal/<game>.vmod with its manifest.json; every deck by
-    default, counters included. Returns the summary line."""
+def export_vassal(target, deck_ids, variants, out, progress=None, sets=(), deck_list=None, language=None) -> str:
+    """Validates the game and writes OUT/<game>/vassal/<game>.vmod with its manifest.json (in a language not the
+    game's source one, OUT/<game>/<language>/vassal/); every deck by default, counters included. Returns the
+    summary line."""
     from .. import __version__
     from ..building.staging import Staging
     from ..core.files import sha256
     from .exports import prepare
 
-    game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True, sets=sets, deck_list=deck_list)
-    staging = Staging(out, game.id, "vassal")
+    game, decks, laid = prepare(target, deck_ids, LAYOUT_BLEED, variants, every=True, sets=sets, deck_list=deck_list,
+                                language=language)
+    staging = Staging(out, game.id, *filter(None, [game.language]), "vassal")
     try:
         name = f"{game.id}.vmod"
         target_file = staging.path(name)

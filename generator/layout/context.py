@@ -11,7 +11,9 @@ def game_context(game: Game) -> dict:
     """What every template of a game sees."""
     return {
         "game": Record("game", "key", {"id": game.id, "title": game.title, "players": game.players,
-                                       "card": {"w": game.card_size[0], "h": game.card_size[1]}}),
+                                       "card": {"w": game.card_size[0], "h": game.card_size[1]},
+                                       "language": game.printed_language}),
+        "words": Record("the game", "word", game.words),
         "constants": Record("the game", "constant", game.constants),
         "colours": Record("the game", "colour", game.colours),
         "tables": Record("the game", "table", {name: [dict(row) for row in rows] for name, rows in game.tables.items()}),
@@ -39,7 +41,7 @@ def card_values(card: Card, game: Game) -> dict:
     values = Record("card", "trait", {name: list(value) if isinstance(value, tuple) else
                                       marked(value, game.embed) if game.traits[name].kind == "text" else value
                                       for name, value in card.traits.items()})
-    values.update(title=card.title, id=card.id, count=card.count, designed=card.designed)
+    values.update(title=card.printed_title, id=card.id, count=card.count, designed=card.designed)
     if card.set:  # a game that declares no sets: a template asking for one is told the card has none
         values["set"] = card.set
     return values

@@ -24,7 +24,7 @@ class Evaluator:
     are filed under (decks.reds.face, boards.map)."""
 
     def __init__(self, game: Game, layout: Layout, bleed: float, size: tuple[float, float], field: str):
-        self.layout = layout
+        self.layout = layout = layout.in_language(game.language)
         self.field = field
         self.small_text = True  # whether text too small to read is reported: validation asks, a build need not
         self.colours = game.colours

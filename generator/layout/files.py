@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..core.bundle import layouts_dir
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.model import Game
+from ..core.options import LANGUAGE
 from ..core.files import confined
 from ..core.inputs import per_version
 from ..reading.sourcemap import Map, Seq, load_yaml
@@ -16,6 +17,7 @@ from .roles import NAME
 from .spec import ELEMENTS, LAYOUT_KEYS, rotating
 from .findings import ACCEPTABLE
 
+TRANSLATED = "text"  # the one field of an element given per language (text:de), for a game of several languages
 CALIBRATION = "calibration.yaml"  # the bundled layout of the calibration page
 CALIBRATION_BACK = "calibration-back.yaml"  # and of its back: the duplex calibration's reading side
 
@@ -35,6 +37,12 @@ class Element:
     kind: str
     fields: dict[str, Value]
     where: Location
+    translations: tuple[tuple[str, Value], ...] = ()  # (language, its text) of a `text:<lang>` beside `text`
+
+    def in_language(self, language: str) -> Element:
+        """The element as it prints in `language`: its text that language's, when it gives one."""
+        text = dict(self.translations).get(language)
+        return self if text is None else replace(self, fields={**self.fields, TRANSLATED: text})
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,12 @@ class Layout:
     path: Path
     elements: tuple[Element, ...]
     let: tuple[tuple[str, Value], ...] = ()  # names computed once per face, in order, before the elements
+
+    def in_language(self, language: str) -> Layout:
+        """The layout as it prints in `language` ("": as written): its elements' texts in that language."""
+        if not language or not any(element.translations for element in self.elements):
+            return self
+        return replace(self, elements=tuple(element.in_language(language) for element in self.elements))
 
 
 def find_layout(game: Game, name: str) -> Path:
@@ -88,8 +102,16 @@ def _element(index: int, raw, where: Location) -> Element:
         raise MusterError(f"elements[{index}].kind: expected one of {', '.join(ELEMENTS)}, got {name!r}",
                           _at(raw, "kind"), code="unknown-kind")
     kind = ELEMENTS[name]
+    translations = []
     for key in raw:
-        if key not in kind.allowed:
+        base, _, language = str(key).partition(":")
+        if language and base in kind.allowed:
+            if base != TRANSLATED or not LANGUAGE.match(language):
+                raise MusterError(f"elements[{index}].{key}: " + (f"only an element's {TRANSLATED} is translated"
+                                  if base != TRANSLATED else f"'{language}' is no language tag such as de"),
+                                  raw.key_where[key], code="not-translatable" if base != TRANSLATED else "bad-value")
+            translations.append((language, Value(raw[key], raw.value_where[key])))
+        elif key not in kind.allowed:
             raise MusterError(f"elements[{index}]: unknown key '{key}' for a {name}{did_you_mean(key, kind.allowed)}",
                               raw.key_where[key], code="unknown-key")
     for key in kind.required:
@@ -102,7 +124,8 @@ def _element(index: int, raw, where: Location) -> Element:
     if "rotate" in raw and not kind.rotates:
         raise MusterError(f"elements[{index}]: a {name} cannot be rotated (only {', '.join(rotating())})",
                           raw.key_where["rotate"], code="layout-error")
-    return Element(name, {key: Value(raw[key], raw.value_where[key]) for key in raw if key != "kind"}, where)
+    return Element(name, {key: Value(raw[key], raw.value_where[key]) for key in raw
+                          if key != "kind" and ":" not in str(key)}, where, tuple(translations))
 
 
 def _at(data: Map, key) -> Location:

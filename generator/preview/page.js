@@ -186,6 +186,15 @@ function draw() {
     return option;
   }));
   if (state.decks.some((deck) => deck.id === chosen)) choice.value = chosen;
+  const languages = state.languages || [];
+  document.getElementById("languages").hidden = languages.length < 2;
+  const language = document.getElementById("language");
+  language.replaceChildren(...languages.map((tag) => {
+    const option = make("option", "", tag);
+    option.value = tag;
+    return option;
+  }));
+  language.value = state.language;
 }
 
 function statsSection(deck) {
@@ -295,6 +304,10 @@ document.getElementById("close").addEventListener("click", () => {
 for (const button of document.querySelectorAll("#views button")) {
   button.addEventListener("click", () => show(button.dataset.view));
 }
+document.getElementById("language").addEventListener("change", (event) => {
+  // the game read again in that language; the state that follows shows it
+  fetch("/language?lang=" + encodeURIComponent(event.target.value), {cache: "no-store"});
+});
 document.getElementById("deal").addEventListener("submit", (event) => { event.preventDefault(); deal(); });
 document.getElementById("redeal").addEventListener("click", () => {
   const seed = document.getElementById("draw-seed");

@@ -1,6 +1,7 @@
 """The preview's web server: the standard library's ThreadingHTTPServer on 127.0.0.1 only, serving the one page
 (page.html, page.css, page.js from this package), the state as JSON, a test draw as JSON (/draw.json?deck=ID&hand=N
-&seed=N), and face images by key; anything else 404.
+&seed=N), the game read again in another of its languages (/language?lang=de), and face images by key; anything
+else 404.
 
 The standard library is enough for one local page and a few files, and adds nothing to install. Updates reach the
 page by long polling: it asks for the state after the version it shows, and the answer waits until there is a
@@ -63,6 +64,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, page_file(name), kind)
         elif url.path == "/state.json":
             self._send(HTTPStatus.OK, self.server.preview.wait(after, self.server.wait), "application/json")
+        elif url.path == "/language":  # the page's language switch: the game read again in that language
+            chosen = self.server.preview.choose(parse_qs(url.query).get("lang", [""])[0])
+            self._send(HTTPStatus.OK if chosen else HTTPStatus.BAD_REQUEST, b"", "text/plain; charset=utf-8")
         elif url.path == "/draw.json":
             asked = parse_qs(url.query)
             numbers = [asked.get(name, [default])[0] for name, default in (("hand", "6"), ("seed", "1"))]

@@ -18,7 +18,7 @@ from ..checking.data import check_data
 from ..core.display import Face
 from ..core.errors import Finding, MusterError, has_errors
 from ..core.model import Deck, Game
-from ..core.options import Options
+from ..core.options import ALL_LANGUAGES, Options
 from ..formats.statistics import deal, game_statistics
 from ..layout.boards import lay_out_board
 from ..reading.loading import load_game
@@ -49,6 +49,8 @@ class Preview:
     def __init__(self, root: Path, options: Options):
         self.root = root
         self.options = options
+        self.language = None if options.lang == ALL_LANGUAGES else options.lang  # None: the game's source one
+        self.refreshing = threading.Lock()  # a save and the page's language switch refresh one at a time
         self.images = FaceImages(told=self._republish)
         self.layouts = CardLayouts()
         self.outlines: dict[str, str] = {}  # per face key, its outlines as JSON
@@ -63,16 +65,29 @@ class Preview:
         self.findings: list[Finding] = []  # the last refresh's
         self.published: tuple[str, list[Finding], bool] = (root.name, [], False)  # what _publish last had
         self.game: Game | None = None  # the last game read well: test draws deal from it
+        self.languages: tuple[list[str], str] = ([], "")  # its languages, and the one shown
         self.statistics: list[dict] = []  # each deck of it counted (formats/statistics.py)
 
     def refresh(self, changed: Iterable[Path] = ()) -> None:
         """Read, check and lay the game out again, rasterise new faces, and publish the result."""
+        with self.refreshing:
+            self._refresh(changed)
+
+    def choose(self, language: str) -> bool:
+        """The game shown in `language`, one of its languages (read again at once); False when it is none."""
+        if self.game is None or language not in self.game.languages:
+            return False
+        self.language = None if language == self.game.languages[0] else language
+        self.refresh()
+        return True
+
+    def _refresh(self, changed: Iterable[Path]) -> None:
         began = time.perf_counter()
         if any(Path(path).suffix.lower() in DRAWN_SUFFIXES for path in changed):
             self.images.forget()
             self.layouts.forget()
         try:
-            game = load_game(self.root, self.options.variants, self.options.sets)
+            game = load_game(self.root, self.options.variants, self.options.sets, self.language)
             findings = check_data(game)
         except MusterError as exc:
             game, findings = None, [exc.finding()]
@@ -81,6 +96,7 @@ class Preview:
         else:
             findings += self._lay_out(game, findings)
             self.game, self.statistics = game, game_statistics(game)["decks"]
+            self.languages = list(game.languages), game.printed_language
             self._publish(game.title, findings, stale=False)
             self.images.trim()
             self.layouts.trim()
@@ -169,7 +185,8 @@ class Preview:
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
                             "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
-                            "statistics": self.statistics})
+                            "statistics": self.statistics, "languages": self.languages[0],
+                            "language": self.languages[1]})
             self.state = (head[:-1] + ',"decks":[' + ",".join(deck_texts) + '],"outlines":{' + outlines + "}}").encode()
             self.updated.notify_all()
 

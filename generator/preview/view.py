@@ -42,11 +42,11 @@ def finding_entry(finding: Finding, root: Path) -> dict:
 
 def card_entry(card: Card, front: str | None, back: str | None, findings: list[dict], root: Path) -> dict:
     """A card as the page shows it: its values in the order the deck file gives them, each with its place."""
-    data = [{"name": "title", "value": card.title, "where": place(card.located("title"), root)},
+    data = [{"name": "title", "value": card.printed_title, "where": place(card.located("title"), root)},
             {"name": "count", "value": card.count, "where": place(card.located("count"), root)}]
     data += [{"name": name, "value": _plain(value), "where": place(card.located(name), root)}
              for name, value in card.traits.items()]
-    return {"title": card.title, "id": card.id, "count": card.count, "where": place(card.where, root), "data": data,
+    return {"title": card.printed_title, "id": card.id, "count": card.count, "where": place(card.where, root), "data": data,
             "front": front, "back": back, "findings": findings}
 
 

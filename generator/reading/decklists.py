@@ -93,15 +93,16 @@ def read_list(path: Path, game: Game) -> DeckList:
     return DeckList(path, entries, tuple(sorted(findings, key=lambda finding: finding.where.line)))
 
 
-def game_for_list(target, variants=(), sets=()) -> Game:
+def game_for_list(target, variants=(), sets=(), language: str | None = None) -> Game:
     """The game a list is read against: with the sets named, else with every set of the game (a list chooses its
-    own cards: a format's rules say which sets it may draw on)."""
+    own cards: a format's rules say which sets it may draw on); in `language`, its cards still named by their
+    source titles."""
     from .loading import load_game
 
-    game = load_game(target, tuple(variants), tuple(sets))
+    game = load_game(target, tuple(variants), tuple(sets), language)
     if sets or tuple(game.sets) == game.chosen_sets:
         return game
-    return load_game(target, tuple(variants), tuple(game.sets))
+    return load_game(target, tuple(variants), tuple(game.sets), language)
 
 
 def listed_game(game: Game, deck_list: DeckList) -> Game:
@@ -122,10 +123,10 @@ def listed_game(game: Game, deck_list: DeckList) -> Game:
     return replace(game, id=f"{game.id}-{stem}", decks=frozen(decks), rules=(), boards=frozen({}), rulebook=None)
 
 
-def load_listed(target, path: Path, variants=(), sets=()) -> Game:
-    """The game made of the deck list at `path` (listed_game), to build or export; GameInvalid with the game's
-    or the list's findings when either has errors."""
-    game = game_for_list(target, variants, sets)
+def load_listed(target, path: Path, variants=(), sets=(), language: str | None = None) -> Game:
+    """The game made of the deck list at `path` (listed_game), to build or export, in `language`; GameInvalid with
+    the game's or the list's findings when either has errors."""
+    game = game_for_list(target, variants, sets, language)
     deck_list = read_list(path, game) if not has_errors(game.findings) else None
     findings = list(game.findings) if deck_list is None else list(deck_list.findings)
     if has_errors(findings):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import dataclasses
+from functools import cached_property
 from pathlib import Path
 
 from ..core import codes
@@ -41,6 +42,11 @@ class _Source:
     sets: tuple[str, ...] = ()  # the game's sets; their first is a card's set when neither it nor its deck names one
     set: str = ""  # the deck's set
     mapping: SheetMapping = SheetMapping()
+
+    @cached_property
+    def texts(self) -> tuple[str, ...]:
+        """The traits of kind text: translated, as a card's text keys are."""
+        return tuple(name for name, trait in self.traits.items() if trait.kind == "text")
 
 
 def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies: dict,
@@ -225,8 +231,10 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
         if not isinstance(raw, Map):
             reader.error(where, field, f"expected a mapping, got {describe(raw)}", "wrong-type")
             continue
-        reader.keys(raw, field, CARD, trait_names)
         title = reader.value(raw, _TITLE, field)
+        printed = reader.keys(raw, field, CARD, trait_names, source.texts, f"card {title!r}" if title else field)
+        translated = (reader.attempt(at(raw, "title"), join(field, "title"), _TITLE.read, printed["title"])
+                      if "title" in printed else None)  # in the language read: what prints; the title names it
         if not title and source.titled:
             reader.error(at(raw, "title"), join(field, "title"), "every card needs a title (a deck of tokens may "
                          "go without: component: tokens)", "missing-key")
@@ -248,5 +256,6 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int) -> list[Card
             where=where, field_where=frozen(field_where), index=start + index, designed=designed,
             note=reader.value(raw, _NOTE, field), invalid=frozenset(invalid),
             set=_set(reader, raw, _SET, field, source.sets, source.set),
+            translated_title=translated or "",
         ))
     return cards

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..core import codes, fonts
 from ..core.colour import COLOUR, EXAMPLES, resolve
 from ..core.errors import MusterError
+from ..core.options import LANGUAGE
 from ..core.units import CARD_SIZES, paper_name, parse_dash, parse_length, parse_size
 
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -165,6 +166,23 @@ def _dice(value, key) -> tuple[tuple[int, int], ...]:
     return tuple(dict.fromkeys(rolls))
 
 
+MAX_LANGUAGES = 50
+
+
+def _languages(value, key) -> tuple[str, ...]:
+    """Language tags, the source language first, each once, at most MAX_LANGUAGES."""
+    if not isinstance(value, list) or not value:
+        raise MusterError(f"expected a list of languages such as [en, de], got {describe(value)}", code="wrong-type")
+    if len(value) > MAX_LANGUAGES:
+        raise MusterError(f"{len(value)} languages; the limit is {MAX_LANGUAGES}", code="too-large")
+    for item in value:
+        if not isinstance(item, str) or not LANGUAGE.match(item):
+            raise MusterError(f"expected a language tag such as de or pt-BR, got {describe(item)}", code="bad-value")
+    if len(set(value)) != len(value):
+        raise MusterError("a language listed twice", code="bad-value")
+    return tuple(value)
+
+
 def _tokens(value, key) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, (str, int)) for item in value):
         raise MusterError("expected a list of tokens", code="wrong-type")
@@ -202,6 +220,8 @@ HEX_COLOUR = Kind("colour", "colour", _colour)
 NAMED_COLOUR = Kind("named-colour", "colour or name")                # also black, white, none, a name of colours:
 TOKENS = Kind("tokens", "list of tokens", _tokens)
 DICE_LIST = Kind("dice", "list of dice", _dice)
+LANGUAGES = Kind("languages", "list of languages", _languages)
+WORDS = Kind("words", "languages to words")                          # read by reading/loading.py
 SCALAR = Kind("scalar", "number or text")
 FILE = Kind("file", "file")                                          # below the game folder
 FONT_FILE = Kind("font-file", "file or {file, face}")                 # read by reading/fonts.py

@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Iterable
 
 from ..core import codes, fonts
-from ..core.errors import Location, MusterError, did_you_mean
+from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.files import confined
 from ..core.model import CardSet, Deck, Game, Icon, Rulebook, frozen
 from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
-from .kinds import HEX_COLOUR, NAME, NUMBER, describe, named_colour
+from .kinds import HEX_COLOUR, NAME, NUMBER, TEXT, describe, named_colour
 from .reader import Reader, at, join
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
@@ -22,11 +22,14 @@ from .rules import patched, read_formats, read_rules, read_variants
 from .sourcemap import Map, Seq, load_yaml
 from .spec import CARD_SET, GAME, GAME_CARD, ICON, MAX_TABLE_ROWS, RULEBOOK
 from .traits import read_traits, read_vocabularies
+from .words import SOURCE, bundled, fixed_words, language_name
 
 
-def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iterable[str] = ()) -> Game:
+def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iterable[str] = (),
+              language: str | None = None) -> Game:
     """The game at `name_or_path`, with the named variants switched on besides the game's defaults, holding the
-    cards of the named sets (none named: the game's default sets)."""
+    cards of the named sets (none named: the game's default sets), its text in `language` (one of its languages:)
+    where a translation gives it (None: the language its files are written in)."""
     root = find_game(name_or_path).resolve()
     where = Location(root / "game.yaml", 1, 1)
     try:  # the entry file is confined like every other: a link out of the folder is never read (nor quoted)
@@ -37,6 +40,8 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
     if not isinstance(data, Map):
         raise MusterError(f"expected a mapping at the top of game.yaml, got {describe(data)}", where, code="wrong-type")
     reader = Reader()
+    reader.languages = reader.value(data, GAME["languages"], "") or ()
+    reader.language = _language(reader.languages, language, where)
     reader.keys(data, "", GAME)
     reader.value(data, GAME["muster"], "")
     font_book = read_game_fonts(reader, data, root)
@@ -57,6 +62,7 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
         boards = read_boards(reader, data, constants, colours)
     rulebook = _rulebook(reader, data, root)
     shop = reader.value(data, GAME["shop"], "") or ""
+    words = fixed_words(reader.language or (reader.languages or (SOURCE,))[0], _words(reader, data))
     for name in variants:
         if name not in game_variants:
             raise MusterError.of(codes.UNKNOWN_VARIANT, where, name=name, hint=did_you_mean(name, game_variants))
@@ -93,7 +99,72 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
         sets=frozen(card_sets),
         chosen_sets=chosen,
         formats=frozen(formats),
+        languages=reader.languages,
+        language=reader.language or "",
+        words=frozen(words),
     )
+
+
+def declared_languages(root: Path) -> tuple[str, ...]:
+    """The languages the game at `root` declares (languages:), its source one first; () when it declares none or
+    they cannot be read (the game's reading says why)."""
+    try:
+        data = load_yaml(confined(root, "game.yaml"))
+        return GAME["languages"].read(data["languages"]) if isinstance(data, Map) and "languages" in data else ()
+    except MusterError:
+        return ()
+
+
+def _translated_rulebook(reader: Reader, path: Path, where: Location) -> Path:
+    """The rulebook in the language being read: rules.de.md beside rules.md, when there is one; else the source
+    rulebook, and (reading the source language) a missing-translation warning for each language it lacks."""
+    def translation(language: str) -> Path:
+        return path.with_name(f"{path.stem}.{language}{path.suffix}")
+
+    if reader.language is not None:
+        return translation(reader.language) if translation(reader.language).exists() else path
+    for language in reader.languages[1:]:
+        if not translation(language).exists():
+            reader.findings.append(Finding.of(codes.MISSING_TRANSLATION, where, "rulebook.file",
+                                              language=language_name(language), key="rulebook",
+                                              owner=f"the game (no {translation(language).name})"))
+    return path
+
+
+def _language(languages: tuple[str, ...], language: str | None, where: Location) -> str | None:
+    """The language a game is read in, when not its source one; a MusterError when it is none of its languages."""
+    if language is None or language == (languages or (None,))[0]:
+        return None
+    if language not in languages:
+        known = f" (its languages: {', '.join(languages)})" if languages else " (it declares no languages:)"
+        raise MusterError.of(codes.UNKNOWN_LANGUAGE, where, "--lang", lang=language,
+                             hint=did_you_mean(language, languages, known))
+    return language
+
+
+def _words(reader: Reader, data: Map) -> dict[str, dict[str, str]]:
+    """The game's own fixed words (words:), per language: each language one of the game's, each word one of
+    Muster's (words.yaml), each value text."""
+    raw = reader.section(data, GAME["words"], "")
+    known = tuple(bundled()[SOURCE])
+    result = {}
+    for language, words in raw.items():
+        field = join("words", language)
+        if language not in (reader.languages or (SOURCE,)):
+            reader.findings.append(Finding.of(codes.UNKNOWN_LANGUAGE, raw.key_where[language], field, lang=language,
+                                              hint=f" (the game's languages: {', '.join(reader.languages or (SOURCE,))})"))
+            continue
+        words = reader.mapping(words, raw.value_where[language], field)
+        if words is None:
+            continue
+        result[language] = {}
+        for word, text in words.items():
+            if word not in known:
+                reader.error(words.key_where[word], join(field, word), f"unknown word '{word}'"
+                             + did_you_mean(str(word), known, f" (the words: {', '.join(known)})"), "unknown-key")
+            else:
+                result[language][word] = reader.attempt(words.value_where[word], join(field, word), TEXT.read, text)
+    return result
 
 
 def _sets(reader: Reader, data: Map) -> dict[str, CardSet]:
@@ -241,6 +312,7 @@ def _rulebook(reader: Reader, data: Map, root: Path) -> Rulebook | None:
     if not path.exists():  # a folder or a named pipe is refused when the rulebook is read (core/inputs.py)
         reader.error(at(body, "file"), "rulebook.file", f"no file '{body['file']}' in {root.name}/", "missing-file")
         return None
+    path = _translated_rulebook(reader, path, at(body, "file"))
     paper = reader.value(body, RULEBOOK["paper"], "rulebook", default=None)
     booklet = reader.value(body, RULEBOOK["booklet"], "rulebook")
     font = reader.value(body, RULEBOOK["font"], "rulebook")

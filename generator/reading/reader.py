@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
+from ..core.options import LANGUAGE
+from .words import language_name
 from .kinds import DECK_ID, describe
 from .sourcemap import Map, Seq
 from .spec import Key, Section
@@ -27,6 +30,14 @@ def known(value, names) -> bool:
     return isinstance(value, Hashable) and value in names
 
 
+def translation_of(key) -> tuple[str, str] | None:
+    """(key, language) of a translation's key, `title:de`; None for any other key (a sheet's `Cost: Gold`)."""
+    if not isinstance(key, str) or ":" not in key:
+        return None
+    name, _, language = key.rpartition(":")
+    return (name, language) if name and LANGUAGE.match(language) else None
+
+
 def at(data: Map, key) -> Location:
     """Where the value of `key` is written, or where the mapping starts when it is not."""
     return data.value_where.get(key, data.where)
@@ -37,6 +48,8 @@ class Reader:
 
     def __init__(self):
         self.findings: list[Finding] = []
+        self.languages: tuple[str, ...] = ()  # the game's, its source language first (game.yaml's languages:)
+        self.language: str | None = None  # the one read into the game, when not the source
 
     def error(self, where: Location | None, field: str, message: str, code: str) -> None:
         self.findings.append(Finding("error", where, field, message, code))
@@ -99,16 +112,69 @@ class Reader:
             if body is not None:
                 yield entry_id, body, field, raw.key_where[entry_id]
 
-    def keys(self, data: Map, field: str, section: Section, also: tuple[str, ...] = ()) -> None:
-        """Every key of `data` is one of the section's (or of `also`), and every key it requires is there."""
+    def keys(self, data: Map, field: str, section: Section, also: tuple[str, ...] = (), texts: tuple[str, ...] = (),
+             owner: str = "") -> dict:
+        """Every key of `data` is one of the section's (or of `also`), and every key it requires is there.
+
+        The translations (`<key>:<lang>`) of its text keys (and of `texts`) are checked and taken out of `data`;
+        in the language being read, each replaces its key's value, and the identity keys' (a card's title, which
+        deck lists and figures name) are returned instead. Reading the source language of a game of several, each
+        text without a translation is a missing-translation warning, naming `owner` (default: the field)."""
         allowed = section.names + also
-        for key in data:
+        translated = section.translated + texts
+        chosen, given = {}, {}  # the translations in the language read; the languages each text is given in
+        for key in list(data):
+            split = translation_of(key)
+            if split is not None and split[0] in allowed:
+                name, language = split
+                value = self._translation(data, key, name, language, join(field, key), name in translated)
+                if _given(value):
+                    given.setdefault(name, set()).add(language)
+                    if language == self.language:
+                        chosen[name] = value
+                continue
             if key not in allowed:
                 suffix = did_you_mean(key, allowed, f" (expected one of: {', '.join(allowed)})")
                 self.error(data.key_where[key], join(field, key), f"unknown key '{key}'{suffix}", "unknown-key")
         for key in section.required:
             if key not in data:
                 self.error(data.where, field, f"missing required key '{key}'", "missing-key")
+        if self.language is None and self.languages[1:]:
+            self._missing(data, field, translated, owner or field or "the game", given)
+        for name, value in chosen.items():
+            if name not in section.identity:
+                data[name] = value
+        return {name: value for name, value in chosen.items() if name in section.identity}
+
+    def _translation(self, data: Map, key: str, name: str, language: str, field: str, translatable: bool):
+        """A translation taken out of `data`: its value when it is one of a text into a language of the game's
+        (its place then that of the key's value, should it be read), else None, with the problem kept."""
+        where, value = data.key_where[key], data.pop(key)
+        value_where = data.value_where.pop(key, where)
+        if language not in self.languages[1:]:
+            hint = (f" ('{language}' is the source language: its text is under '{name}')"
+                    if self.languages[:1] == (language,) else
+                    did_you_mean(language, self.languages[1:],
+                                 f" (the game's languages: {', '.join(self.languages)})" if self.languages else
+                                 " (the game declares no languages:)"))
+            self.findings.append(Finding.of(codes.UNKNOWN_LANGUAGE, where, field, lang=language, hint=hint))
+            return None
+        if not translatable:
+            self.findings.append(Finding.of(codes.NOT_TRANSLATABLE, where, field, key=name))
+            return None
+        if language == self.language and _given(value):
+            data.value_where[name] = value_where
+        return value
+
+    def _missing(self, data: Map, field: str, translated: tuple[str, ...], owner: str,
+                 given: dict[str, set[str]]) -> None:
+        """A missing-translation warning for each text of `data` not `given` in a language of the game's."""
+        for name in translated:
+            if name in data and _given(data[name]):
+                for language in self.languages[1:]:
+                    if language not in given.get(name, ()):
+                        self.findings.append(Finding.of(codes.MISSING_TRANSLATION, at(data, name), join(field, name),
+                                                        language=language_name(language), key=name, owner=owner))
 
     def value(self, data: Map, key: Key, field: str, default=_WRITTEN):
         """The value of `key` in `data` read by its kind. The default (the key's own, unless given) when the key
@@ -126,3 +192,8 @@ class Reader:
         except MusterError as problem:
             self.keep(problem, at(data, key.name), join(field, key.name))
             return default
+
+
+def _given(value) -> bool:
+    """Whether a text is there: not nothing, not empty (an empty cell of a sheet is no translation)."""
+    return value is not None and value != ""

@@ -19,8 +19,8 @@ from ..core.geometry import NUMBERINGS, OFFSETS, ORIENTATIONS
 from ..core.model import TRAIT_KINDS
 from .kinds import (
     BOARD_SIZE, BOOLEAN, CELLS, CHOICE, DASH, DECK_ID, DECK_IDS, DICE_LIST, FACE_OF_FILE, FACE_SIZE, FAMILIES, FILE,
-    FILES, FONT, FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR,
-    NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, Kind,
+    FILES, FONT, FONT_FILE, FORMULA, FREE, HEX_COLOUR, INTEGER, LANGUAGES, LENGTH, LINES, LIST, MAP, MAPPING, NAME, NAMED_COLOUR,
+    NUMBER, PAPER, PLAYERS, ROWS, SCALAR, STEM, STRING, TEXT, TOKENS, TRAIT_NAMES, VERSION, WHEN, WHOLE_FORMULA, WORDS, Kind,
 )
 
 FORMAT_VERSION = 1
@@ -62,6 +62,7 @@ class Key:
     of: Section | Kind | None = None  # MAPPING, LIST: the Section of their mappings; MAP: what each entry is
     names: re.Pattern | None = None  # MAP: the pattern its entries' names match
     reported_by: str = ""  # a required key whose absence a check of its own reports, not the Reader
+    translated: bool = False  # text a player reads: given per language as `<name>:<lang>` beside it
 
     def read(self, value):
         """`value` read by the key's kind; a MusterError when it will not do."""
@@ -78,9 +79,10 @@ class Key:
 class Section:
     """One mapping of game.yaml or a deck file: where it sits, as docs/format.md writes it, and its keys."""
 
-    def __init__(self, path: str, keys: tuple[Key, ...]):
+    def __init__(self, path: str, keys: tuple[Key, ...], identity: tuple[str, ...] = ()):
         self.path = path
         self.keys = keys
+        self.identity = identity  # translated keys whose source text names the thing: printed, never replaced
 
     @property
     def keys(self) -> tuple[Key, ...]:
@@ -93,6 +95,7 @@ class Section:
         self._by_name = {key.name: key for key in keys}
         self.names = tuple(self._by_name)
         self.required = tuple(key.name for key in keys if key.required and not key.reported_by)  # the Reader's
+        self.translated = tuple(key.name for key in keys if key.translated)
 
     def __getitem__(self, name: str) -> Key:
         return self._by_name[name]
@@ -133,11 +136,11 @@ ICON = Section("icons.<name>", (
 ))
 
 TERM = Section("vocabularies.<name>.<code>", (
-    Key("name", TEXT, "The code's name.", required=True),
-    Key("short", TEXT, "A shorter name, where room is tight.", default=Derived("the name")),
+    Key("name", TEXT, "The code's name.", required=True, translated=True),
+    Key("short", TEXT, "A shorter name, where room is tight.", default=Derived("the name"), translated=True),
     Key("icon", STRING, "An icon of icons: that stands for the code."),
     Key("colour", STRING, "A colour, handed to layouts."),
-    Key("description", STRING, "What the code means, handed to layouts."),
+    Key("description", STRING, "What the code means, handed to layouts.", translated=True),
     Key("symbol", TEXT, "A symbol, handed to layouts."),
     Key("letter", TEXT, "A letter, handed to layouts."),
 ))
@@ -154,8 +157,8 @@ TRAIT = Section("traits.<name>", (
     Key("min", NUMBER, "The smallest value a card may give."),
     Key("max", NUMBER, "The largest value a card may give."),
     Key("also", TOKENS, "Non-numeric tokens a number trait also allows: [\"PB\", \"--\"].", default=[]),
-    Key("label", STRING, "A human name, used in messages and rulebooks.", default=Derived("the name, capitalised")),
-    Key("description", STRING, "What the trait means, for rulebooks and schemas.", default=""),
+    Key("label", STRING, "A human name, used in messages and rulebooks.", default=Derived("the name, capitalised"), translated=True),
+    Key("description", STRING, "What the trait means, for rulebooks and schemas.", default="", translated=True),
 ))
 
 FORMAT = Section("decks.<id>.format", (
@@ -175,18 +178,18 @@ GROUP = Section("decks.<id>.group", (
     Key("by", TRAIT_NAMES, "The trait, or traits, whose values set the counters in blocks: side, [side, formation].",
         required=True),
     Key("label", STRING, "Each block's label: a template over group.<trait> (the value's name) and group.codes.",
-        default=Derived("the values' names, joined by \" · \"")),
+        default=Derived("the values' names, joined by \" · \""), translated=True),
 ))
 
 CARD_SET = Section("sets.<id>", (
-    Key("name", TEXT, "The set's name, for the rulebook and messages.", default=Derived("the set's id")),
+    Key("name", TEXT, "The set's name, for the rulebook and messages.", default=Derived("the set's id"), translated=True),
     Key("designed", BOOLEAN, "true for a set designed for Muster rather than taken from the source.", default=False),
     Key("default", BOOLEAN, "Printed when no --sets is given; false for an expansion printed only when chosen.",
         default=True),
 ))
 
 DECK = Section("decks.<id>", (
-    Key("name", TEXT, "The deck's name, in messages and the rulebook.", default=Derived("the deck's id")),
+    Key("name", TEXT, "The deck's name, in messages and the rulebook.", default=Derived("the deck's id"), translated=True),
     Key("set", STRING, "The set, a key of sets:, of its cards that name none.", default=Derived("the first set")),
     Key("file", FILE, "The deck file, in the game folder: YAML, or a .csv, .tsv or .xlsx sheet."),
     Key("files", FILES, "Deck files instead of file: the cards of all of them, in order."),
@@ -267,7 +270,7 @@ GRID = Section("boards.<id>.grid", (
 ))
 
 TERRAIN = Section("boards.<id>.terrain.<name>", (
-    Key("name", TEXT, "The terrain's name, for a legend.", default=Derived("the terrain's key")),
+    Key("name", TEXT, "The terrain's name, for a legend.", default=Derived("the terrain's key"), translated=True),
     Key("fill", NAMED_COLOUR, "A hex's fill: \"#rrggbb\", cmyk(...), black, white or a name of colours:."),
     Key("symbol", TEXT, "A character printed in each of its hexes, so it reads in greyscale too.", default=""),
     Key("colour", NAMED_COLOUR, "The symbol's colour."),
@@ -289,7 +292,7 @@ PLACE = Section("boards.<id>.place.<name>", (
 ))
 
 BOARD = Section("boards.<id>", (
-    Key("name", TEXT, "The board's name.", default=Derived("the board's id")),
+    Key("name", TEXT, "The board's name.", default=Derived("the board's id"), translated=True),
     Key("file", STEM, "Output file stem: map -> map.pdf.", default=Derived("the board's id")),
     Key("layout", FILE, "The layout that draws the board.", required=True),
     Key("size", BOARD_SIZE, "\"277mm x 190mm\", or a template over constants; give size or grid.",
@@ -316,8 +319,12 @@ RULEBOOK = Section("rulebook", (
 
 GAME = Section("game.yaml", (
     Key("muster", VERSION, "The format version.", required=True, default=FORMAT_VERSION),
-    Key("title", TEXT, "Printed on backs and the rulebook.", required=True, default=""),
-    Key("summary", TEXT, "One line about the game.", default=""),
+    Key("title", TEXT, "Printed on backs and the rulebook.", required=True, default="", translated=True),
+    Key("summary", TEXT, "One line about the game.", default="", translated=True),
+    Key("languages", LANGUAGES, "The languages the game is published in, the one its files are written in first: "
+        "[en, de]. Text a player reads is then given per language as `<key>:<lang>` beside its key."),
+    Key("words", WORDS, "The rulebook's fixed words, per language, over Muster's own: {de: {contents: Inhalt}}.",
+        of=FREE),
     Key("players", PLAYERS, "A number or a range such as \"2-4\".", default=""),
     Key("dice", DICE_LIST, "The rolls the rules make, for online tables' dice buttons: [2d6], [1d6, 2d6].",
         default=[]),
@@ -346,14 +353,14 @@ GAME = Section("game.yaml", (
 ))
 
 CARD = Section("cards[]", (
-    Key("title", TEXT, "Printed on the card; a deck of tokens may leave it out.", default=""),
+    Key("title", TEXT, "Printed on the card; a deck of tokens may leave it out.", default="", translated=True),
     Key("count", INTEGER, "Copies in the deck (default 1).", default=1, minimum=0, maximum=MAX_COUNT),
     Key("id", STRING, "Stable identifier (default: the title as lower-case ASCII with dashes).",
         default=Derived("the title in lower case ASCII with dashes; with no title, <deck>-<n>")),
     Key("designed", BOOLEAN, "true for a card designed for Muster rather than taken from the source.", default=False),
     Key("note", TEXT, "Provenance or resolution remarks; never printed.", default=""),
     Key("set", STRING, "The set the card comes in, a key of sets:.", default=Derived("the deck's set")),
-))
+), identity=("title",))
 
 DECK_FILE = Section("<deck>.yaml", (
     Key("cards", LIST, "The deck's cards: the reserved keys below and the game's traits.", required=True, of=CARD),

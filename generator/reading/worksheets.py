@@ -20,6 +20,7 @@ from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Game, SheetMapping, Trait
 from ..core.written import xml_text
 from .sheetfiles import UNCOMPUTED, sheet_rows
+from .reader import translation_of
 from .sourcemap import Map, Seq, MAX_NUMBER_CHARS
 from .spec import CARD, RESERVED_CARD_KEYS
 from .traits import parse_trait
@@ -149,14 +150,20 @@ def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str,
                                                   "no name in the header row"))
             continue
         name = _cell_text(cell).strip()
-        if name in columns:
-            key = columns[name]
-        elif name.casefold() in ignored:
+        if name.casefold() in ignored:
             continue
-        elif name in EXACT_KEYS:
-            key = name
+        base, language = name, ""
+        if name not in columns and translation_of(name):  # Title:de, the translation of the Title column
+            base, language = translation_of(name)
+            base = base.strip()
+        if base in columns:
+            key = columns[base]
+        elif base in EXACT_KEYS:
+            key = base
         else:
-            key = by_name.get(name.casefold())
+            key = by_name.get(base.casefold())
+        if key is not None and language:
+            key = f"{key}:{language}"
         if key is None:
             if name.casefold() in EXACT_KEYS:
                 header.findings.append(Finding.of(codes.RESERVED_COLUMN, where, name, name=name,
@@ -314,6 +321,7 @@ def typed(key: str, cell, traits: Mapping[str, Trait], vocabularies: Mapping):
     """The cell as the deck file writes it, checked as the loader will read it: a MusterError, worded as for a
     deck file, when it will not do."""
     value = cell_value(key, cell, traits)
+    key = key.partition(":")[0]  # a translation is checked as its key; whether it may be one, by the loader
     if key in RESERVED_CARD_KEYS:
         CARD[key].read(value)
     else:
@@ -326,6 +334,7 @@ def cell_value(key: str, cell, traits: Mapping[str, Trait]):
     takes one and the cell holds one, true or false for a boolean, `[]` as an empty list, else its text, as it
     was written (a codes cell `WM` stays `WM`, so that an exported deck imports as it was)."""
     text = _cell_text(cell)
+    key = key.partition(":")[0]  # a translation (title:de) is of its key's kind; the loader checks it may be one
     kind = CARD[key].kind.name if key in RESERVED_CARD_KEYS else traits[key].kind
     if kind in ("text", "string") or (key not in RESERVED_CARD_KEYS and text.strip() in traits[key].also):
         return text

@@ -170,6 +170,7 @@ class Book:
         registerFontFamily(family["regular"], normal=family["regular"], bold=family["bold"], italic=family["italic"],
                            boldItalic=family["bold_italic"])
         self.game = game
+        self.words = game.words
         self.paper = paper
         small = paper[0] < 160
         body = 9 if small else 10
@@ -322,9 +323,11 @@ class Book:
         if self.figures.cover:
             story += [CardRow(self.figures.cover, self.paper[1] * PT_PER_MM * 0.22, self.painter, self.paint),
                       Spacer(1, self.styles["body"].fontSize * 2)]
-        story.append(Paragraph("<b>Players:</b> " + escape(str(game.players)), self.styles["body"]))
-        story.append(Paragraph("<b>Components</b>", self.styles["body"]))
-        parts = [f"{deck.name}: {deck.total} {('card' if deck.format.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')}"
+        words = self.words
+        story.append(Paragraph(f"<b>{escape(words['players'])}:</b> " + escape(str(game.players)), self.styles["body"]))
+        story.append(Paragraph(f"<b>{escape(words['components'])}</b>", self.styles["body"]))
+        parts = [f"{deck.name}: {deck.total} "
+                 + words[('card' if deck.format.component == 'cards' else 'counter') + ('s' if deck.total != 1 else '')]
                  for deck in game.decks.values()]
         parts += [f"{board.name} ({board.size[0]:.0f} × {board.size[1]:.0f} mm)" for board in game.boards.values()]
         story += [Paragraph("•&nbsp;&nbsp;" + escape(part), self.styles["item"]) for part in parts]
@@ -383,7 +386,7 @@ class Book:
             count(canvas, document)
 
         document = Document(target, page, margin, self.column_width, furniture, count,
-                            title=f"{self.game.title}: rules", creator="Muster")
+                            title=f"{self.game.title}: {self.words['rules']}", creator="Muster")
         parser = configured(MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table"), underscores=True)
         tokens = parser.parse(text)
         if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
@@ -395,7 +398,7 @@ class Book:
                            lambda flowable: len(plain(flowable.text)) if isinstance(flowable, Paragraph) else 0)
         contents = [ContentsLine(*flowable.toc, self.styles[f"toc{flowable.toc[0] + 1}"])
                     for flowable in body if getattr(flowable, "toc", None)]
-        story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph("Contents", self.styles[2]),
+        story = self.title_page() + [NextPageTemplate("content"), PageBreak(), Paragraph(escape(self.words["contents"]), self.styles[2]),
                                      *contents, NextPageTemplate("columns"), PageBreak()] + body
         document.build(story, canvasmaker=lambda *args, **kwargs: VectorCanvas(*args, inks=self.inks, **kwargs))
         return pages[0]
