@@ -2,7 +2,7 @@
 
     python bench/run.py [--runs 5] [--sizes 54,540,5400]
     python bench/run.py --preview [--sizes 54,540,5400] [--edits 20]   (see bench/preview.py)
-    python bench/run.py --art [--runs 5] [--sizes 100]                 (see bench/art.py)
+    python bench/run.py --art [--cmyk] [--runs 5] [--sizes 100]        (see bench/art.py)
 
 For each synthetic game of N cards: the median wall time of `muster build --force` and of the plain reportlab
 script (bench/synthetic.py plain), the median of the paired ratios (run i of Muster / run i of plain), peak
@@ -12,7 +12,8 @@ rebuild (`muster build` when everything is up to date) and `muster --help`.
 
 With --art, a game of N cards with its own large PNG each (bench/art.py): Muster's build against img2pdf putting the
 same PNGs into one PDF (when img2pdf is installed; it is no dependency of Muster's), paired as above, with the
-PDF's size against the art's own.
+PDF's size against the art's own. With --cmyk as well, Muster builds with --colour cmyk: every image converted to the
+profile's inks (img2pdf still passes the RGB files through).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def main() -> None:
     parser.add_argument("--preview", action="store_true", help="time muster preview's edits instead (bench/preview.py)")
     parser.add_argument("--edits", type=int, default=20, help="edits timed per size with --preview")
     parser.add_argument("--art", action="store_true", help="time a game with a large PNG on every card instead")
+    parser.add_argument("--cmyk", action="store_true", help="with --art: Muster builds in CMYK (--colour cmyk)")
     args = parser.parse_args()
     # Muster runs as installed: pip compiles bytecode at install, and a checkout writes it on first run unless
     # PYTHONDONTWRITEBYTECODE is set (as on some CI machines), when every run would compile 30 modules again.
@@ -104,7 +106,8 @@ def main() -> None:
         return
     if args.art:
         try:
-            art(work, [int(s) for s in (args.sizes if args.sizes != SIZES else "100").split(",")], args.runs)
+            art(work, [int(s) for s in (args.sizes if args.sizes != SIZES else "100").split(",")], args.runs,
+                ["--colour", "cmyk"] if args.cmyk else [])
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return
@@ -142,8 +145,9 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def art(work: Path, sizes: list[int], runs: int) -> None:
-    """Muster's build of a game with a large PNG on every card, paired with img2pdf's PDF of the same PNGs."""
+def art(work: Path, sizes: list[int], runs: int, options: list[str]) -> None:
+    """Muster's build (with `options`) of a game with a large PNG on every card, paired with img2pdf's PDF of the
+    same PNGs."""
     try:
         import img2pdf  # noqa: F401
     except ImportError:
@@ -157,10 +161,10 @@ def art(work: Path, sizes: list[int], runs: int) -> None:
         theirs_pdf = work / f"img2pdf-{size}.pdf"
         ours, theirs = [], []
         for _ in range(runs):  # alternate, so that drift in the machine hits both alike
-            ours.append(timed(muster("build", str(game), "--out", str(work / "out"), "--force", "-q"), REPO))
+            ours.append(timed(muster("build", str(game), "--out", str(work / "out"), "--force", "-q", *options), REPO))
             if img2pdf is not None:
                 theirs.append(timed([sys.executable, str(HERE / "art.py"), "img2pdf", str(theirs_pdf), str(game)], REPO))
-        summed = tree_memory(muster("build", str(game), "--out", str(work / "out"), "--force", "-q"), REPO)
+        summed = tree_memory(muster("build", str(game), "--out", str(work / "out"), "--force", "-q", *options), REPO)
         ours_bytes = (work / "out" / game.name / "cards-cards.pdf").stat().st_size
         if theirs:
             ratio = f"{statistics.median(m[0] / t[0] for m, t in zip(ours, theirs)):.2f}"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Iterator
+from types import MappingProxyType
+from typing import Iterator, Mapping
 
 from ..checking import require_valid_data
 from ..core import fonts
@@ -24,7 +25,7 @@ from ..imposition.booklet import impose_booklet
 from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_batches, layout_fonts
-from ..layout.figures import cover_figures, figure_sources, figure_spec, lay_out_figure
+from ..layout.figures import Figure, cover_figures, figure_sources, figure_spec, lay_out_figure
 from ..layout.files import CALIBRATION, CALIBRATION_BACK
 from ..layout.groups import sheet_groups
 from ..layout.rulebook import render_text
@@ -52,11 +53,12 @@ def messages(source: Game | Path, options: Options) -> Iterator[Message]:
     boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
     rules = render_text(game) if game.rulebook else None
     board_findings = [f for _, fs in boards.values() for f in fs]
-    rules_findings = rendered_findings(game, rules) if rules else []
+    figures: dict[str, Figure] = {}  # the rulebook's cards, laid out once: to check them, then to draw them
+    rules_findings = rendered_findings(game, rules, figures=figures) if rules else []
     valid = not has_errors(board_findings + rules_findings)
     yield Boards(board_prints(game, {board_id: face for board_id, (face, _) in boards.items()}, options)
                  if valid else [], board_findings)
-    yield Rulebook(rulebook_files(game, rules.markdown, options) if valid and rules else [], rules_findings)
+    yield Rulebook(rulebook_files(game, rules.markdown, options, figures) if valid and rules else [], rules_findings)
 
 
 def board_prints(game: Game, faces: dict[str, Face], options: Options) -> list[BoardPrint]:
@@ -99,8 +101,10 @@ def calibration_page(game: Game, options: Options) -> BoardPrint:
                       ("calibration-back",))
 
 
-def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]:
-    """rules.pdf, and rules-booklet.pdf when the game or the build asks for one."""
+def rulebook_files(game: Game, markdown: str, options: Options,
+                   laid: Mapping[str, Figure] = MappingProxyType({})) -> list[Typeset]:
+    """rules.pdf, and rules-booklet.pdf when the game or the build asks for one; `laid` holds figures already laid
+    out (by the checks), by source."""
     from ..rendering.inks import inks_of
     from ..rendering.pdfx import pdfx
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
@@ -108,7 +112,7 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
     build = options.paper.removesuffix(LANDSCAPE)  # the rulebook reads upright, whatever way the sheets lie
     paper = game.rulebook.paper or ("letter" if build in ("letter", "tabloid") else "a4")
     inks = inks_of(options)
-    figures = rulebook_figures(game, markdown)
+    figures = rulebook_figures(game, markdown, laid)
     typeset, pages = typeset_rulebook(game, markdown, paper_size(paper), inks, figures)
     rules = pdfx(typeset, inks.profile) if options.pdfx else typeset
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
@@ -126,11 +130,13 @@ def rulebook_files(game: Game, markdown: str, options: Options) -> list[Typeset]
     return files
 
 
-def rulebook_figures(game: Game, markdown: str):
-    """The cards the rulebook draws, laid out: its figures (`![..](card:...)`) and its cover's row."""
+def rulebook_figures(game: Game, markdown: str, laid: Mapping[str, Figure] = MappingProxyType({})):
+    """The cards the rulebook draws, laid out: its figures (`![..](card:...)`), each taken from `laid` when it is
+    there, and its cover's row."""
     from ..rendering.rulebook_pdf import Figures
 
-    cards = {source: lay_out_figure(game, figure_spec(game, source)) for source, _ in figure_sources(markdown)}
+    cards = {source: laid.get(source) or lay_out_figure(game, figure_spec(game, source))
+             for source, _ in figure_sources(markdown)}
     return Figures(cards, cover_figures(game))
 
 

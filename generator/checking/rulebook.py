@@ -12,9 +12,9 @@ from ..core.errors import Finding, Location, MusterError, has_errors
 from ..core.model import Game
 from ..core.inputs import RULEBOOK, YAML, read_bytes
 from ..core.files import confined
-from ..core.inline import configured
+from ..core.inline import rules_tokens
 from ..reading.resources import image_problem
-from ..layout.figures import figure_spec, is_figure, lay_out_figure
+from ..layout.figures import Figure, figure_spec, is_figure, lay_out_figure
 from ..layout.rulebook import RulesText, render_text
 
 _CELL_MARKUP = re.compile(r"[*_`†‡§]+")
@@ -27,12 +27,14 @@ def check_rulebook(game: Game, cards: bool = True) -> list[Finding]:
     return [] if game.rulebook is None else rendered_findings(game, render_text(game), cards)
 
 
-def rendered_findings(game: Game, rules: RulesText, cards: bool = True) -> list[Finding]:
+def rendered_findings(game: Game, rules: RulesText, cards: bool = True,
+                      figures: dict[str, Figure] | None = None) -> list[Finding]:
     """The findings of rendering the rulebook's text, else its images', its missing glyphs' and (with `cards`)
-    the faces it shows and the cards its card reference lacks."""
+    the faces it shows and the cards its card reference lacks. The figures laid out to check them are added to
+    `figures`, when given, for the typesetter to draw."""
     if has_errors(rules.findings):
         return rules.findings
-    text = rules.findings + image_findings(game, rules.markdown) + glyph_findings(game, rules.markdown)
+    text = rules.findings + image_findings(game, rules.markdown, figures) + glyph_findings(game, rules.markdown)
     return text + face_findings(game, rules.markdown) + coverage(game, rules.markdown) if cards else text
 
 
@@ -67,10 +69,8 @@ def glyph_findings(game: Game, text: str) -> list[Finding]:
 def face_findings(game: Game, text: str) -> list[Finding]:
     """A warning for each heading whose *italic* its font's family cannot print (chapters and sections are set in
     the display family, which has no italic face): it would print upright."""
-    from markdown_it import MarkdownIt  # only for games with a rulebook
-
     findings = []
-    tokens = configured(MarkdownIt("commonmark").enable("table"), underscores=True).parse(text)
+    tokens = rules_tokens(text)
     for before, token in zip(tokens, tokens[1:]):
         if before.type != "heading_open" or not any(c.type == "em_open" for c in token.children or []):
             continue
@@ -83,20 +83,21 @@ def face_findings(game: Game, text: str) -> list[Finding]:
     return findings
 
 
-def image_findings(game: Game, text: str) -> list[Finding]:
+def image_findings(game: Game, text: str, figures: dict[str, Figure] | None = None) -> list[Finding]:
     """Every image the rulebook draws (a paragraph of one image, as rendering/rulebook_pdf.py draws them) checked
-    as layouts' and icons' images are, before anything typesets it."""
-    from markdown_it import MarkdownIt  # only for games with a rulebook
-
+    as layouts' and icons' images are, before anything typesets it; the cards it draws laid out, and added to
+    `figures` when given."""
     findings = []
-    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    tokens = rules_tokens(text)
     for before, token in zip(tokens, tokens[1:]):
         if before.type != "paragraph_open" or len(token.children or []) != 1 or token.children[0].type != "image":
             continue
         source = token.children[0].attrs.get("src", "")
         try:
             if is_figure(source):  # a card drawn in the rules: it names a card, and the fields its callouts do
-                lay_out_figure(game, figure_spec(game, source))
+                figure = lay_out_figure(game, figure_spec(game, source))
+                if figures is not None:
+                    figures[source] = figure
                 continue
             path = confined(game.root, source)
             problem = image_problem(path) if path.exists() else MusterError(

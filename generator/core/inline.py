@@ -61,6 +61,21 @@ def configured(parser, underscores: bool):
     return parser.disable("text_join")
 
 
+RULES_NESTING = 40  # levels of a rulebook's Markdown blocks (a list and its items are two): beyond, markdown-it drops
+# the text (rendering/rulebook_pdf.py refuses such a rulebook)
+
+
+@lru_cache(maxsize=2)
+def rules_tokens(markdown: str) -> tuple:
+    """The tokens of a rendered rulebook, as it is typeset (CommonMark, tables, `_` and `*` as markup.py reads
+    them). Parsed once per text: the checks (checking/rulebook.py) and each paper it is typeset on (the rules and
+    the booklet) read the same tokens, and none changes them."""
+    from markdown_it import MarkdownIt
+
+    return tuple(configured(MarkdownIt("commonmark", {"maxNesting": RULES_NESTING}).enable("table"), underscores=True)
+                 .parse(markdown))
+
+
 @lru_cache(maxsize=1)
 def _card_parser():
     from markdown_it import MarkdownIt

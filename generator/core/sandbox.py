@@ -7,15 +7,23 @@ that text, not read as markup."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import re
 import signal
+import sys
 import threading
 import traceback
 from contextlib import contextmanager
 from functools import lru_cache, update_wrapper, wraps
-from types import BuiltinMethodType, MethodType
+from pathlib import Path
+from types import BuiltinMethodType, CodeType, MethodType
+from typing import Callable
 
 from jinja2 import StrictUndefined, Template, TemplateError, TemplateSyntaxError, nodes
+from jinja2.bccache import Bucket
+from jinja2.environment import TemplateExpression
 from jinja2.compiler import CodeGenerator, optimizeconst
 from jinja2.parser import Parser
 from jinja2.runtime import LoopContext, Macro, markup_join, str_join
@@ -229,8 +237,82 @@ def environment(markdown: bool = False) -> Sandbox:
 
 @lru_cache(maxsize=8192)
 def compile_template(source: str):
-    """A compiled template for `source`; the same string is compiled once per process."""
-    return environment().from_string(source)
+    """A compiled template for `source`; the same string is compiled once per process, and once at all while its
+    code is in the cache of compiled templates (_compiled)."""
+    return compiled_in(environment(), source, "layout")
+
+
+def compiled_in(env: Sandbox, source: str, kind: str) -> Template:
+    """A template of `source` in `env` (an environment of environment()'s, or an overlay of one), its code from the
+    cache of compiled templates, filed under `kind`: environments that may compile a source differently (escaping
+    or not) file it apart."""
+    return env.template_class.from_code(env, _code(kind, source, lambda: env.compile(source)), env.make_globals(None))
+
+
+@lru_cache(maxsize=1024)
+def compile_expression(source: str) -> TemplateExpression:
+    """`source` compiled as an expression, as Environment.compile_expression compiles it, its code cached as a
+    template's is."""
+    env = environment()
+
+    def compiled():
+        parser = Parser(env, source, state="variable")
+        try:
+            expression = parser.parse_expression()
+            if not parser.stream.eos:
+                raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
+            expression.set_environment(env)
+        except TemplateSyntaxError:
+            env.handle_exception(source=source)
+        return env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expression, lineno=1)],
+                                          lineno=1))
+
+    template = env.template_class.from_code(env, _code("expression", source, compiled), env.make_globals(None))
+    return TemplateExpression(template, True)
+
+
+def _code(kind: str, source: str, compiled: Callable[[], CodeType]) -> CodeType:
+    """The code of `source` compiled as `kind`, from the cache of compiled templates, else `compiled()` and put
+    there."""
+    cache, generator = _compiled()
+    if cache is None:
+        return compiled()
+    name = f"{generator}:{kind}"  # an entry by generator, kind and source
+    try:
+        bucket = cache.get_bucket(environment(), name, source, source)
+    except (OSError, EOFError, ValueError, pickle.UnpicklingError):  # a damaged entry: compiled again
+        bucket = Bucket(environment(), cache.get_cache_key(name, source), cache.get_source_checksum(source))
+    if bucket.code is None:
+        bucket.code = compiled()
+        if not sys.dont_write_bytecode:  # as Python writes no bytecode when asked not to
+            try:
+                cache.set_bucket(bucket)
+            except OSError:  # a full disk: the next run compiles it again
+                pass
+    return bucket.code
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> tuple:
+    """The cache of compiled templates, Jinja's own (FileSystemBytecodeCache) in the user's cache folder
+    (`$XDG_CACHE_HOME/muster/templates`, else `~/.cache/muster/templates`, made mode 0700), and the name its entries
+    are filed under: the digest of what turns a template into code (this module's code generator, budget.py and
+    Jinja's version), Python's version being in every entry besides. (None, "") where there is no such folder.
+    Compiling the templates of a small game costs as much as laying its cards out; reading their code back, a few
+    ms. No input names the folder: it is Muster's own, as a user's cache of pip or black is theirs."""
+    import jinja2
+    from jinja2 import FileSystemBytecodeCache
+
+    try:
+        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        folder = Path(home, "muster", "templates")
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        cache = FileSystemBytecodeCache(str(folder), pattern="muster-%s.cache")
+        generator = hashlib.sha256(Path(__file__).read_bytes() + Path(budget.__file__).read_bytes()
+                                   + jinja2.__version__.encode()).hexdigest()
+    except (OSError, RuntimeError):
+        return None, ""
+    return cache, generator
 
 
 def may_read(source: str, name: str) -> bool:
@@ -299,4 +381,5 @@ def template_line(exc: BaseException) -> int | None:
 
 
 __all__ = ["TemplateError", "SecurityError", "TimeLimit", "TemplateBudget", "Forbidden", "TooDeep", "compile_template",
-           "environment", "failure", "is_template", "may_read", "render", "template_line", "time_limit"]
+           "compile_expression", "compiled_in", "environment", "failure", "is_template", "may_read", "render",
+           "template_line", "time_limit"]

@@ -3,7 +3,6 @@ every templated value), each value read by its field's role, and each element dr
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Callable
 
 from ..core.display import Face, Turned
@@ -222,7 +221,7 @@ def _let(let: tuple[tuple[str, Value], ...], context: dict) -> dict:
         if name in context:
             raise MusterError(f"let: '{name}' is already a name templates see", value.where, code="bad-name")
         try:
-            context[name] = _expression(str(value.raw))(**context) if isinstance(value.raw, str) else value.raw
+            context[name] = sandbox.compile_expression(str(value.raw))(**context) if isinstance(value.raw, str) else value.raw
         except Exception as exc:  # any template failure is the layout author's to fix
             raise _failure(exc, value.where, f"let: {name}: ") from None
     return context
@@ -235,7 +234,7 @@ def _scopes(element: Element, context: dict):
         return
     repeat = element.fields["repeat"]
     try:
-        items = _expression(str(repeat.raw))(**context)
+        items = sandbox.compile_expression(str(repeat.raw))(**context)
         items = list(items) if not isinstance(items, (str, dict)) else None
     except Exception as exc:  # any template failure is the layout author's to fix
         raise _failure(exc, repeat.where, "repeat: ") from None
@@ -255,14 +254,9 @@ def _condition(value: Value, context: dict) -> bool:
     if isinstance(value.raw, bool):
         return value.raw
     try:
-        return bool(_expression(str(value.raw))(**context))
+        return bool(sandbox.compile_expression(str(value.raw))(**context))
     except Exception as exc:  # any template failure is the layout author's to fix
         raise _failure(exc, value.where, "when: ") from None
-
-
-@lru_cache(maxsize=1024)
-def _expression(source: str):
-    return sandbox.environment().compile_expression(source)
 
 
 def _failure(exc: Exception, where: Location, prefix: str = "", code: str = "template-error") -> MusterError:

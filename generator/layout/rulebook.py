@@ -90,7 +90,8 @@ def render_text(game: Game) -> RulesText:
     context = rulebook_context(game)
     try:
         with sandbox.time_limit():
-            text = _environment(game).from_string(source).render(context)
+            template = sandbox.compiled_in(_environment(game), source, "rules-embed" if game.embed else "rules")
+            text = template.render(context)
     except Exception as exc:  # any failure of the template is the rulebook author's to fix
         message, code = sandbox.failure(exc)
         line = sandbox.template_line(exc)

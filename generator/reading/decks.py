@@ -85,6 +85,7 @@ def read_decks(reader: Reader, data: Map, root: Path, traits: dict, vocabularies
             complete = complete and read is not None
             cards.extend(read or ())
         style = reader.section(body, DECK["style"], field)
+        reader.free(style, join(field, "style"), owner=f"deck '{deck_id}'")
         result[deck_id] = Deck(
             id=deck_id,
             name=reader.value(body, DECK["name"], field, default=deck_id),

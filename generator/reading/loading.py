@@ -15,7 +15,7 @@ from ..core import sandbox
 from .boards import read_boards
 from .decks import read_decks
 from .kinds import HEX_COLOUR, LINE, NAME, NUMBER, describe, named_colour
-from .reader import Reader, at, join
+from .reader import Reader, at, join, translation_of
 from .rereading import DeckFiles
 from .fonts import read_game_fonts
 from .resources import find_game, image_problem
@@ -296,11 +296,13 @@ def _tables(reader: Reader, data: Map) -> dict[str, tuple]:
                          "too-large" if isinstance(rows, Seq) else "wrong-type")
             continue
         good = []
+        columns = {split[0] for row in rows if isinstance(row, Map) for split in map(translation_of, row) if split}
         for index, row in enumerate(rows):
             if not isinstance(row, Map) or any(isinstance(v, (Map, Seq)) for v in row.values()):
                 reader.error(rows.item_where[index], f"{field}[{index}]", "expected a mapping of plain values",
                              "wrong-type")
                 continue
+            reader.free(row, f"{field}[{index}]", columns, owner=f"table '{name}'")
             good.append(frozen(row))
         result[name] = tuple(good)
     return result

@@ -8,7 +8,7 @@ where mappings belong) add findings directly.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 
 from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
@@ -28,6 +28,9 @@ def join(field: str, key) -> str:
 def known(value, names) -> bool:
     """Whether `value` is one of `names`; a mapping or a list, written where a name belongs, never is."""
     return isinstance(value, Hashable) and value in names
+
+
+FREE_KEYS = Section("", ())  # a mapping whose keys are the author's own: each is allowed (Reader.free)
 
 
 def translation_of(key) -> tuple[str, str] | None:
@@ -146,6 +149,14 @@ class Reader:
             if name not in section.identity:
                 data[name] = value
         return {name: value for name, value in chosen.items() if name in section.identity}
+
+    def free(self, data: Map, field: str, texts: Iterable[str] = (), owner: str = "") -> None:
+        """A mapping of free keys (a deck's style:, a table's row) with its translations (`<key>:<lang>`) read as
+        keys() reads a section's: each key that has one is a text, and so is each of `texts` (a table's columns
+        translated in any of its rows), which then needs one in every language of the game's."""
+        plain = tuple(key for key in data if translation_of(key) is None)
+        translated = set(texts) | {split[0] for split in map(translation_of, data) if split is not None}
+        self.keys(data, field, FREE_KEYS, also=plain, texts=tuple(sorted(translated, key=str)), owner=owner)
 
     def _translation(self, data: Map, key: str, name: str, language: str, field: str, translatable: bool):
         """A translation taken out of `data`: its value when it is one of a text into a language of the game's

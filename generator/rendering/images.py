@@ -10,15 +10,18 @@ CMYK JPEG) is left to reportlab, which decodes it (render.py).
 What is passed through is never held while pages are drawn. A sheet PDF (render.SheetWriter) is written with a
 token in each such image's stream, and Splice copies the files' data in place of the tokens as it writes the file,
 moving the cross-reference offsets after each: memory holds the PDF without its art, and one piece of a file at a
-time, however much art a game has. Elsewhere (a rulebook's card figures) the data is read as reportlab writes the
-PDF. The file's version (core/inputs) is taken when the image is first drawn and checked when it is copied: a file
-changed between the two is an error, never a PDF whose image data disagrees with its size.
+time, however much art a game has. Art that must be decoded (converted to CMYK or grey) is decoded one image at a
+time and its compressed data spooled to a temporary file, spliced in the same way. Elsewhere (a rulebook's card
+figures) the data is read as reportlab writes the PDF. The file's version (core/inputs) is taken when the image is
+first drawn and checked when it is copied: a file changed between the two is an error, never a PDF whose image
+data disagrees with its size.
 """
 
 from __future__ import annotations
 
 import os
 import struct
+import tempfile
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
@@ -72,9 +75,12 @@ class Embedded(PDFObject):
         if self.smask is not None:
             entries["SMask"] = self.smask
         if self.data is None and self.splice is not None:
-            entries["Length"] = sum(length for _, length in self.spans)
-            return PDFDictionary(entries).format(document) + b"\nstream\n" + self.splice.token(self) + b"endstream\n"
+            return PDFStream(PDFDictionary(entries), self.splice.token(self)).format(document)
         return PDFStream(PDFDictionary(entries), self.data if self.data is not None else self._read()).format(document)
+
+    @property
+    def length(self) -> int:
+        return sum(length for _, length in self.spans)
 
     def _read(self) -> bytes:
         with _opened(self) as handle:
@@ -93,35 +99,79 @@ class Embedded(PDFObject):
                     length -= len(piece)
 
 
-class Splice:
-    """The image data of one PDF, copied into it as it is written: a token stands in each stream until then."""
+class Spooled:
+    """Compressed image data held in a Splice's spool file rather than in memory, until it is copied in."""
 
-    def __init__(self):
+    def __init__(self, spool: BinaryIO, start: int, length: int):
+        self.spool = spool
+        self.start = start
+        self.length = length
+
+    def copy(self, target: BinaryIO) -> None:
+        self.spool.seek(self.start)
+        length = self.length
+        while length:
+            piece = self.spool.read(min(length, CHUNK))
+            target.write(piece)
+            length -= len(piece)
+
+
+class Splice:
+    """The image data of one PDF, copied into it as it is written: a token stands in each stream until then, and
+    the stream's /Length is the token's, so that the PDF stays valid in between (pdfx.py rewrites it with pypdf).
+
+    `spool` is the folder of the temporary file that holds decoded art's compressed data (spool()); None for the
+    system's temporary folder."""
+
+    def __init__(self, spool: Path | None = None):
         # Random, so that no font or compressed page can hold it by chance; it never reaches the file, whose bytes
         # stay the same for the same inputs.
         self.nonce = os.urandom(16)
-        self.images: list[Embedded] = []
+        self.images: list[Embedded | Spooled] = []
+        self.folder = spool
+        self.spool: BinaryIO | None = None
 
-    def token(self, image: Embedded) -> bytes:
+    def token(self, image: Embedded | Spooled) -> bytes:
         self.images.append(image)
         return self.nonce + struct.pack(">I", len(self.images) - 1)
 
+    def spooled(self, data: bytes) -> bytes:
+        """The token of `data`, written to the spool file: memory does not hold it until the PDF is written."""
+        if self.spool is None:
+            self.spool = tempfile.TemporaryFile(dir=self.folder)
+        start = self.spool.seek(0, 2)
+        self.spool.write(data)
+        return self.token(Spooled(self.spool, start, len(data)))
+
+    def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
+            self.spool = None
+
     def write(self, pdf: bytes, target: BinaryIO) -> None:
-        """`pdf`, as reportlab wrote it, to `target` with each token replaced by its image's data, and every offset
-        of the cross-reference table and startxref moved by the data before it."""
-        cuts = []  # where each token is, and how much longer the file is after it
+        """`pdf`, as reportlab (or pypdf after it) wrote it, to `target` with each token replaced by its image's data
+        and its stream's /Length by the data's, and every offset of the cross-reference table and startxref moved
+        by what grew before it."""
+        cuts = []  # (where, end, what grows there, how much, the image whose data goes there or None)
         size = len(self.nonce) + 4
         at = pdf.find(self.nonce)
         while at >= 0:
             image = self.images[struct.unpack(">I", pdf[at + len(self.nonce):at + size])[0]]
-            cuts.append((at, sum(length for _, length in image.spans) - size, image))
+            key = pdf.rindex(b"/Length", 0, at) + len(b"/Length")
+            start = key + len(pdf[key:at]) - len(pdf[key:at].lstrip())
+            end = start + len(pdf[start:at]) - len(pdf[start:at].lstrip(b"0123456789"))
+            if int(pdf[start:end]) != size:
+                raise ValueError("an image's stream /Length is not its token's")
+            length = b"%d" % image.length
+            cuts.append((start, end, length, len(length) - (end - start), None))
+            cuts.append((at, at + size, b"", image.length - size, image))
             at = pdf.find(self.nonce, at + size)
         if not cuts:
             target.write(pdf)
             return
 
         def moved(offset: int) -> int:
-            return offset + sum(grown for at, grown, _ in cuts if at < offset)
+            return offset + sum(grown for at, _, _, grown, _ in cuts if at < offset)
 
         mark = pdf.rindex(b"startxref")
         xref = int(pdf[mark + 9:].split()[0])
@@ -135,10 +185,12 @@ class Splice:
             entries.append(entry)
         view = memoryview(pdf)
         done = 0
-        for at, _, image in cuts:
+        for at, end, replacement, _, image in cuts:
             target.write(view[done:at])
-            image.copy(target)
-            done = at + size
+            target.write(replacement)
+            if image is not None:
+                image.copy(target)
+            done = end
         target.write(view[done:first])
         target.write(b"".join(entries))
         end = first + count * XREF_ENTRY
@@ -206,7 +258,10 @@ class Art:
             image.load()
             if self.greyscale:
                 image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
-            return self._register(*_decoded(ImageReader(self.inks.image(image))))
+            decoded, mask = _decoded(ImageReader(self.inks.image(image)))
+        if self.splice is not None:  # held in the spool file, not in memory, until the PDF is written
+            decoded.streamContent = self.splice.spooled(decoded.streamContent)
+        return self._register(decoded, mask)
 
     def _register(self, image, mask) -> str:
         """The image object (and its soft mask) added to the document, named in the order images are first drawn."""

@@ -22,8 +22,9 @@ VERSION = "PDF/X-1:2003"
 CONFORMANCE = "PDF/X-1a:2003"  # ISO 15930-4: X-1a beside the version, which preflights expect of an X-1a file
 
 
-def pdfx(source: bytes, profile: OutputProfile) -> bytes:
-    """`source`, a CMYK PDF, as PDF/X-1a:2003 with `profile` as its output intent."""
+def pdfx(source: bytes, profile: OutputProfile, digest: bytes | None = None) -> bytes:
+    """`source`, a CMYK PDF, as PDF/X-1a:2003 with `profile` as its output intent, identified by `digest`: the MD5
+    of the PDF, by default of `source` (the PDF with its art, when `source` holds tokens in its place: images.py)."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import (ArrayObject, ByteStringObject, DictionaryObject, NameObject, NumberObject,
                                StreamObject, TextStringObject)
@@ -53,7 +54,7 @@ def pdfx(source: bytes, profile: OutputProfile) -> bytes:
                          "/CreationDate": DATE, "/ModDate": DATE, "/GTS_PDFXVersion": VERSION,
                          "/GTS_PDFXConformance": CONFORMANCE})
     writer._info.get_object()[NameObject("/Trapped")] = NameObject("/False")
-    identifier = ByteStringObject(hashlib.md5(source).digest())
+    identifier = ByteStringObject(digest or hashlib.md5(source).digest())
     writer._ID = ArrayObject([identifier, identifier])
     writer.pdf_header = b"%PDF-1.4"
     target = io.BytesIO()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 from itertools import chain, groupby
 from operator import itemgetter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import BinaryIO, Callable, Iterable, Mapping
 
 from reportlab import rl_config
@@ -320,7 +322,7 @@ class SheetWriter:
         # What reportlab writes, its art still to be spliced in (images.py), or for PDF/X finished by pdfx.py
         self.unfinished = io.BytesIO()
         self.pdfx = options.pdfx
-        self.splice = Splice()
+        self.splice = Splice(target.parent if isinstance(target, Path) else None)
         self.canvas = Canvas(self.unfinished, invariant=1, pageCompression=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("Muster")
@@ -396,12 +398,18 @@ class SheetWriter:
         self.canvas.save()
         data = self.unfinished.getvalue()
         self.unfinished = None
-        if self.pdfx:  # CMYK: no art is passed through, nothing to splice
-            from .pdfx import pdfx
+        try:
+            if self.pdfx:
+                from .pdfx import pdfx
 
-            data = pdfx(data, self.painter.inks.profile)
-        if isinstance(self.target, Path):
-            with self.target.open("wb") as target:
-                self.splice.write(data, target)
-        else:
-            self.splice.write(data, self.target)
+                # PDF/X names the PDF by the digest of what reportlab wrote, its art spliced in
+                digest = hashlib.md5()
+                self.splice.write(data, SimpleNamespace(write=digest.update))
+                data = pdfx(data, self.painter.inks.profile, digest.digest())
+            if isinstance(self.target, Path):
+                with self.target.open("wb") as target:
+                    self.splice.write(data, target)
+            else:
+                self.splice.write(data, self.target)
+        finally:
+            self.splice.close()

@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any, BinaryIO, Callable, Mapping, NamedTuple, Sequence
 from xml.sax.saxutils import escape
 
-from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -26,7 +25,7 @@ from ..core import fonts, shaping
 from ..core.colour import COLOUR
 from ..core.errors import Location, MusterError
 from ..core.files import confined
-from ..core.inline import configured
+from ..core.inline import RULES_NESTING, rules_tokens
 from ..core.model import Game
 from ..core.units import PT_PER_MM
 from .inks import SMALL_TEXT, Inks, hex_of
@@ -41,7 +40,6 @@ SHORT_TABLE = 14  # rows: a table this short moves to the next page whole rather
 HEADING_ROOM = {1: 40, 2: 30, 3: 22}  # mm that must be left on a page for a heading to start there
 CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column must be wider
 FURNITURE_SIZE = 7.5  # points: the running head and the page number
-MAX_NESTING = 40  # levels of Markdown's blocks (a list and its items are two): beyond, markdown-it drops the text
 
 
 def styles(body: float, family: dict[str, str], paint: Callable[..., str]) -> dict:
@@ -405,10 +403,9 @@ class Book:
 
         document = Document(target, page, margin, self.column_width, furniture, count,
                             title=f"{self.game.title}: {self.words['rules']}", creator="Muster")
-        parser = configured(MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table"), underscores=True)
-        tokens = parser.parse(text)
-        if any(token.nesting == 1 and token.level >= MAX_NESTING - 1 for token in tokens):  # its content dropped
-            raise MusterError(f"lists and quotes are nested more than {MAX_NESTING // 2 - 1} deep",
+        tokens = rules_tokens(text)
+        if any(token.nesting == 1 and token.level >= RULES_NESTING - 1 for token in tokens):  # its content dropped
+            raise MusterError(f"lists and quotes are nested more than {RULES_NESTING // 2 - 1} deep",
                               Location(self.game.rulebook.path), code="rulebook-layout")
         tree = SyntaxTreeNode(tokens)
         self.numbers, self.section, self.page_section = [0, 0, 0], "", ""

@@ -172,3 +172,20 @@ def test_the_calibration_page_prints_in_the_language_built(tmp_path):
                   "Genau so groß."):
         assert words in german, (words, german)
     assert "Print this page at 100 %" in text_of(out / "bilingual" / "calibration.pdf")
+
+
+def test_the_bundled_german_edition_prints_its_styles_tables_and_layout_words_in_german(tmp_path):
+    """Europe 1939-45 in German: the backs' side names (a deck's style:), the mat's table rows (tables:) and the
+    layouts' own words (text:de) print in German; the English kit keeps its English."""
+    out = tmp_path / "out"
+    result = muster("build", "europe-1939", "--out", str(out), "--lang", "all", "-j", "1", "--no-calibration")
+    assert result.returncode == 0, result.stderr
+    german, english = out / "europe-1939" / "de", out / "europe-1939"
+    backs = text_of(german / "cards-germans.pdf")
+    assert "DEUTSCHLAND" in backs and "GERMANY" not in backs and "STÄRKE" in backs
+    mat = text_of(german / "mat.pdf")
+    for words in ("Entfällt, solange die Deutschen alle 4 halten", "Nur Westfront", "SIEG", "ZUG 1", "JAHR"):
+        assert words in mat, words
+    assert "Skipped" not in mat and "VICTORY" not in mat
+    assert "Skipped while the Germans hold all 4" in text_of(english / "mat.pdf")
+    assert "GERMANY" in text_of(english / "cards-germans.pdf")

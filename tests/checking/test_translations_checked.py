@@ -48,3 +48,25 @@ def test_text_that_fits_only_in_the_source_language_is_an_error_in_the_other(tmp
     assert overflow[0]["message"].endswith("[de]")
     english = muster("validate", str(BILINGUAL), "--format", "json")
     assert "text-overflow" not in english.stdout
+
+
+def test_a_style_and_a_table_are_translated_key_by_key_and_each_gap_is_reported(tmp_path):
+    """A deck's style: and a table's rows are the author's own keys: a key given in another language there is a
+    text, and a table's column translated in one row needs it in every row that has text."""
+    folder = shutil.copytree(BILINGUAL, tmp_path / "bilingual")
+    game = folder / "game.yaml"
+    game.write_text(patched(game.read_text(encoding="utf-8"), {
+        "    face: face.yaml\n    back: back.yaml\n  orders:":
+            "    face: face.yaml\n    back: back.yaml\n    style: {side: North, side:de: Nord, band: red}\n  orders:",
+        "words:": "tables:\n  turns:\n    - {step: Draw, step:de: Ziehen, cards: 2}\n    - {step: Fire, cards: 1}\n"
+                  "    - {step: Move, step:xx: Bouger}\nwords:",
+    }), encoding="utf-8")
+    code, found = findings(folder)
+    assert code == 1
+    located = {(f["code"], f["line"], f["field"]) for f in found} - {
+        (f["code"], f["line"], f["field"]) for f in findings(BILINGUAL)[1]}
+    assert located == {
+        ("missing-translation", 39, "tables.turns[1].step"),
+        ("missing-translation", 40, "tables.turns[2].step"),
+        ("unknown-language", 40, "tables.turns[2].step:xx"),
+    }

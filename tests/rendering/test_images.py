@@ -165,15 +165,16 @@ def test_a_cmyk_build_still_converts_its_images(tmp_path):
     assert image["/ColorSpace"] == "/DeviceCMYK"
 
 
-def sheet_pdf(tmp_path: Path, arts: list[Path]) -> Path:
+def sheet_pdf(tmp_path: Path, arts: list[Path], options=None, name: str = "sheet.pdf") -> Path:
     """A sheet PDF with one card per file, each file's picture stretched over 40 x 30 mm of its card, as a build
     writes it: the art spliced in as the file is written."""
     from generator.core.display import Face
+    from generator.core.options import Options
     from generator.imposition.sheets import Sheet, Slot
     from generator.rendering.render import SheetWriter
 
-    pdf = tmp_path / "sheet.pdf"
-    writer = SheetWriter(pdf, "art")
+    pdf = tmp_path / name
+    writer = SheetWriter(pdf, "art", options or Options())
     writer.start_section({})
     faces = [Face(63, 88, (Picture(art, 10.0, 10.0, 40.0, 30.0, "stretch"),)) for art in arts]
     slots = tuple((Slot(10 + 65 * index, 10, 63, 88, 0, 0, 0, 0), index) for index in range(len(arts)))
@@ -216,3 +217,55 @@ def test_art_changed_before_the_sheet_pdf_is_written_is_an_error(tmp_path):
     with pytest.raises(MusterError) as caught:
         writer.save()
     assert caught.value.code == "changed-input" and caught.value.where.path == art
+
+
+def noise(tmp_path: Path, count: int) -> list[Path]:
+    """`count` PNGs of noise, 300 x 300 pixels: art that compresses badly, each some 270 KB once converted."""
+    arts = []
+    for index in range(count):
+        arts.append(tmp_path / f"n{index}.png")
+        Image.merge("RGB", [Image.effect_noise((300, 300), 40 + index + band) for band in range(3)]).save(arts[-1])
+    return arts
+
+
+@pytest.mark.usefixtures("font_book")
+@pytest.mark.parametrize("pdfx", [False, True])
+def test_a_cmyk_sheet_holds_one_converted_image_at_a_time(tmp_path, pdfx):
+    """Art converted to CMYK is spooled to a file as each image is made and spliced in as the PDF is written (with
+    PDF/X, after pypdf has rewritten the rest): the memory a sheet of eight images takes is that of converting one
+    (its pixels, compressed, then in ASCII85: about three times its data; with PDF/X, pypdf's objects besides), where
+    it held every image's data two or three times over (seven or thirteen MB here)."""
+    import tracemalloc
+
+    from generator.core.options import Options
+
+    arts = noise(tmp_path, 8)
+    tracemalloc.start()
+    try:
+        pdf = sheet_pdf(tmp_path, arts, Options(colour="cmyk", pdfx=pdfx))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    reader = PdfReader(pdf, strict=True)
+    for number in range(1, reader.trailer["/Size"]):
+        assert reader.get_object(number) is not None
+    found = images(pdf)
+    assert len(found) == 8
+    for image in found:
+        assert image["/ColorSpace"] == "/DeviceCMYK"
+        assert len(image.get_data()) == 300 * 300 * 4
+    one = max(len(image._data) for image in found)
+    assert peak < 5 * one
+
+
+@pytest.mark.usefixtures("font_book")
+def test_a_pdfx_sheet_is_identified_by_the_digest_of_the_pdf_with_its_art(tmp_path):
+    """PDF/X's /ID is the MD5 of the PDF reportlab wrote, art and all: the same sheet written in CMYK without PDF/X."""
+    import hashlib
+
+    from generator.core.options import Options
+
+    arts = noise(tmp_path, 2)
+    plain = sheet_pdf(tmp_path, arts, Options(colour="cmyk"), "plain.pdf")
+    pdfx = sheet_pdf(tmp_path, arts, Options(colour="cmyk", pdfx=True), "pdfx.pdf")
+    assert PdfReader(pdfx).trailer["/ID"][0].original_bytes == hashlib.md5(plain.read_bytes()).digest()

@@ -149,7 +149,7 @@ def test_booklet_running_heads_and_page_numbers_print_at_6_pt_or_more(tmp_path, 
     markdown = render_text(game).markdown
     for source, line in figure_sources(markdown):
         markdown = "\n".join(text for number, text in enumerate(markdown.split("\n"), 1) if number != line)
-    monkeypatch.setattr(sequence, "rulebook_figures", lambda game, markdown: Figures({}, ()))
+    monkeypatch.setattr(sequence, "rulebook_figures", lambda game, markdown, laid: Figures({}, ()))
     files = {typeset.built.file: typeset.data for typeset in sequence.rulebook_files(
         game, markdown, Options(paper=paper, booklet=True))}
     pdf = tmp_path / "rules-booklet.pdf"
