@@ -47,7 +47,7 @@ def test_europe_germans_round_trip(tmp_path, suffix):
     game = copy_game(tmp_path, "europe-1939")
     original = load_game(game)
     header, rows = deck_table(original, "germans")
-    assert header[:5] == ["title", "type", "force", "fronts", "year"]
+    assert header[:6] == ["title", "title:de", "type", "force", "fronts", "year"]  # a translation beside its source
     sheet = tmp_path / f"germans{suffix}"
     (write_csv if suffix == ".csv" else write_xlsx)(header, rows, sheet)
     result = import_deck(sheet, game, "germans")
@@ -56,7 +56,8 @@ def test_europe_germans_round_trip(tmp_path, suffix):
     assert (result.cards, result.copies) == (56, 56)
     assert cards_of(load_game(game).decks["germans"]) == cards_of(original.decks["germans"])
     text = (game / "germans.yaml").read_text()
-    assert "  - {title: Jet Fighters, type: U, force: 2, fronts: A, year: 1944+}\n" in text  # codes as written
+    assert ("  - {title: Jet Fighters, 'title:de': Düsenjäger, type: U, force: 2, fronts: A, year: 1944+}\n"
+            in text)  # codes as written, the German title beside its source (a key with a colon quoted in a flow)
     assert "    fronts: []\n" in text  # Speer: present, but no fronts
 
 
