@@ -27,8 +27,8 @@ def test_validate_reports_every_problem_with_file_and_line(tmp_path):
     game = tmp_path / "europe-1939"
     shutil.copytree(REPO / "decks" / "europe-1939", game)
     germans = game / "germans.yaml"
-    germans.write_text(patched(germans.read_text(), {"{title: Hitler, type: L, force: 2, fronts: A}":
-                                                         "{title: Hitler, type: L, force: 2, fronts: AX}"}))
+    germans.write_text(patched(germans.read_text(), {"{title: Hitler, title:de: Hitler, type: L, force: 2, fronts: A}":
+                                                         "{title: Hitler, title:de: Hitler, type: L, force: 2, fronts: AX}"}))
     game_yaml = game / "game.yaml"
     game_yaml.write_text(patched(game_yaml.read_text(), {"size: 60": "size: 61"}))
     result = muster("validate", str(game), cwd=tmp_path)
