@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import typer
 
+from ..core import codes
 from ..core.errors import GameInvalid, MusterError, exit_status
 
 state = {"debug": False}
@@ -63,7 +64,7 @@ def games(names: list[str] | None) -> list[str | Path]:
         return list(names)
     games = bundled_games()
     if not games:
-        raise MusterError("no bundled games found")
+        raise MusterError("no bundled games found", code=codes.UNKNOWN_GAME.name)
     return games
 
 

@@ -163,6 +163,10 @@ RULE_MAX_COPIES = declare("rule-max-copies", "error", "More copies than the game
 RULE_TOTAL = declare("rule-total", "error", "A total of a trait outside the game's total: rule's bounds.")
 RULE_COUNT = declare("rule-count", "error", "A number of cards outside the game's count: rule's bounds.")
 
+# Sheets
+DOES_NOT_FIT = declare("does-not-fit", "error", "A card, or a block of counters with its label, larger than the "
+                       "paper it is printed on.", "{thing} does not fit on {paper}")
+
 # Layouts and templates
 LAYOUT_ERROR = declare("layout-error", "error", "A layout that cannot be used for this card.")
 UNKNOWN_KIND = declare("unknown-kind", "error", "A layout element of a kind Muster does not draw.")
@@ -238,3 +242,23 @@ VASSAL_EMPTY = declare("vassal-empty", "error", "A game with neither boards nor 
 RASTER_TOO_BIG = declare("raster-too-big", "error", "An exported image over the pixel limit.")
 SHOP_SIZE = declare("shop-size", "error", "A card size the print shop does not print.")
 VASSAL_NUMBERING = declare("vassal-numbering", "error", "A hex numbering VASSAL cannot name for a board this wide.")
+NOTHING_TO_EXPORT = declare("nothing-to-export", "error", "An export with nothing to put in it: a deck without cards "
+                            "to print, a game without decks.", "{subject}: {nothing}")
+UNKNOWN_SHOP = declare("unknown-shop", "error", "A print shop Muster does not know.",
+                       "no shop '{name}'{hint} (shops: {shops})")
+NO_SHOP = declare("no-shop", "error", "An export for a print shop that names none (on the command line or as shop: in "
+                  "game.yaml).", "name a shop ({shops}): muster export shop SHOP GAME, or shop: in game.yaml")
+ALREADY_EXISTS = declare("already-exists", "error", "A game folder `muster new` would create is there already: it "
+                         "is never overwritten.", "already exists; Muster does not overwrite a folder (choose another "
+                         "name or --dir)")
+READ_ONLY_GAME = declare("read-only-game", "error", "A bundled game asked to change: copy it first (muster new).",
+                         "'{game}' is a bundled game and is read-only; to change it, copy it first: muster new "
+                         "my-{game} --from {game}")
+CANNOT_SERVE = declare("cannot-serve", "error", "The preview cannot listen on its port (taken by another program?).",
+                       "cannot serve the preview: {reason}")
+
+# Muster itself
+BUILD_STOPPED = declare("build-stopped", "error", "The process reading the game stopped without a word (killed, or "
+                        "out of memory): build again.", "the process reading the game stopped without finishing")
+INTERNAL_ERROR = declare("internal-error", "error", "A fault in Muster, not in the game: please report it.",
+                         "{detail}")

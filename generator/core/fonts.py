@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
-from . import sfnt, shaping
+from . import codes, sfnt, shaping
 from .bundle import fonts_dir
 from .errors import Location, MusterError, did_you_mean
 from .inputs import FONT, read_bytes
@@ -113,7 +113,8 @@ def _forget() -> None:
 def font_book() -> FontBook:
     """The font book in use: read by reading.fonts.read_font_book (which loading a game does), or received."""
     if _book is None:
-        raise MusterError("no font book yet: reading.fonts.read_font_book() reads the bundled one")
+        raise MusterError.of(codes.INTERNAL_ERROR, detail="no font book yet: reading.fonts.read_font_book() reads the "
+                             "bundled one")
     return _book
 
 

@@ -26,7 +26,8 @@ def _bundled() -> fonts.FontBook:
     folder = fonts_dir()
     data = load_yaml(folder / "fonts.yaml")
     if not isinstance(data, Map):
-        raise MusterError("expected a mapping", Location(folder / "fonts.yaml"))
+        raise MusterError.of(codes.WRONG_TYPE, Location(folder / "fonts.yaml"), expected="a mapping",
+                             got=describe(data))
     files = {name: folder / spec["file"] for name, spec in data["fonts"].items()}
     families = {name: dict(members) for name, members in data["families"].items()}
     return fonts.FontBook(files, families)
