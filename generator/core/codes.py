@@ -126,7 +126,7 @@ UNKNOWN_CODE = declare("unknown-code", "error", "A code its vocabulary does not 
 UNKNOWN_VOCABULARY = declare("unknown-vocabulary", "error", "A vocabulary the game does not declare.",
                              "unknown vocabulary {name!r}{hint}")
 UNKNOWN_ICON = declare("unknown-icon", "error", "An icon the game does not declare.")
-UNKNOWN_DECK = declare("unknown-deck", "error", "A deck the game does not have.")
+UNKNOWN_DECK = declare("unknown-deck", "error", "A deck the game does not have.", "no deck '{name}' in {game}{hint}")
 UNKNOWN_VARIANT = declare("unknown-variant", "error", "A variant the game does not have.",
                           "game has no variant '{name}'{hint}")
 UNKNOWN_GAME = declare("unknown-game", "error", "Neither a game folder nor a bundled game.")
@@ -201,19 +201,26 @@ SVG_NUMBER = declare("svg-number", "error", "An SVG number that is not finite, o
 # Sets, deck lists and construction formats
 UNKNOWN_SET = declare("unknown-set", "error", "A set that game.yaml does not declare (sets:).",
                       "unknown set '{name}'{hint}")
-WRONG_SET = declare("wrong-set", "error", "A card of a deck list from a set the list or its format does not draw on.")
-UNKNOWN_TITLE = declare("unknown-title", "error", "A deck list's title that is no card of the game (or of that deck).")
-AMBIGUOUS_TITLE = declare("ambiguous-title", "error", "A deck list's title that names cards of several decks.")
-DUPLICATE_ENTRY = declare("duplicate-entry", "error", "A card named twice in one deck list.")
-BAD_COUNT = declare("bad-count", "error", "A deck list's count that is not 1 to 100 copies.")
+WRONG_SET = declare("wrong-set", "error", "A card of a deck list from a set the list or its format does not draw on.",
+                    "'{title}' is in the set '{set}', not '{listed}'")
+UNKNOWN_TITLE = declare("unknown-title", "error", "A deck list's title that is no card of the game (or of that deck).",
+                        "no card '{title}' in {scope}{hint}")
+AMBIGUOUS_TITLE = declare("ambiguous-title", "error", "A deck list's title that names cards of several decks.",
+                          "'{title}' is a card of several decks ({decks}): put it under a section naming its deck")
+DUPLICATE_ENTRY = declare("duplicate-entry", "error", "A card named twice in one deck list.",
+                          "'{title}' is listed twice (first at line {first}): give its copies on one line")
+BAD_COUNT = declare("bad-count", "error", "A deck list's count that is not 1 to 100 copies.",
+                    "expected a count of copies from 1 to {most}, got '{got}'")
 BAD_LINE = declare("bad-line", "error", "A deck list's line that is neither a count and a title, a section nor a "
-                   "comment.")
-BINARY_FILE = declare("binary-file", "error", "A file that should be text and holds binary data.")
+                   "comment, or one over the length a line may have.", "expected {expected}")
+BINARY_FILE = declare("binary-file", "error", "A file that should be text and holds binary data.",
+                      "not {what}: the file is binary")
 UNKNOWN_FORMAT = declare("unknown-format", "error", "A construction format that game.yaml does not declare "
-                         "(formats:).")
-FORMAT_SET = declare("format-set", "error", "A card of a set that the chosen construction format does not draw on.")
+                         "(formats:).", "--deck-format: {game} has no format '{name}'{hint}")
+FORMAT_SET = declare("format-set", "error", "A card of a set that the chosen construction format does not draw on.",
+                     "'{title}' is of the set '{set}'; format '{format}' draws on {sets}")
 FORMAT_DECK = declare("format-deck", "error", "A card of a deck that the chosen construction format does not draw "
-                      "on.")
+                      "on.", "'{title}' is a card of deck '{deck}'; format '{format}' draws on {decks}")
 
 # Rulebooks
 RULEBOOK_TOO_BIG = declare("rulebook-too-big", "error", "A rulebook over the limits Muster typesets.")

@@ -139,8 +139,8 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every
     if deck_ids:
         unknown = [d for d in deck_ids if d not in game.decks]
         if unknown:
-            raise MusterError(f"--deck: no deck '{unknown[0]}' in {game.id} (decks: {', '.join(game.decks)})",
-                              field="--deck", code=codes.UNKNOWN_DECK.name)
+            raise MusterError.of(codes.UNKNOWN_DECK, field="--deck", name=unknown[0], game=game.id,
+                                 hint=f" (decks: {', '.join(game.decks)})")
         decks = [game.decks[d] for d in dict.fromkeys(deck_ids)]
     else:
         # the card decks; a game of counters alone (the grid battle) exports its counters

@@ -192,7 +192,7 @@ def test_commands(tmp_path, make_game, monkeypatch):
     assert bad.stdout == "bad.csv:2:2: error: force: expected an integer, got 'two'\n"
 
     for args, message in ((["import", "missing.csv"], "missing.csv: error: no such file"),
-                          (["import", "bad.csv", "--deck", "red"], "has no deck 'red' (did you mean 'reds'?)"),
+                          (["import", "bad.csv", "--deck", "red"], "no deck 'red' in tiny (did you mean 'reds'?)"),
                           (["import", "cards.ods"], "expected a .csv, .tsv or .xlsx file")):
         (tmp_path / "cards.ods").write_text("x")
         base = args[:2] + ["--game", str(game)] + (args[2:] or ["--deck", "reds"])
