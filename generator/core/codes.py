@@ -69,12 +69,15 @@ BAD_OPTION = declare("bad-option", "error", "Command-line options that cannot go
 BAD_DASH = declare("bad-dash", "error", "A dash pattern that is not up to 16 lengths of 0 to 100 mm, not all 0.",
                    "expected a dash pattern of up to {most} lengths in mm from 0 to {longest:g}, not all 0, such as "
                    "\"2 1\"; got {got!r}")
-BAD_URL = declare("bad-url", "error", "An --base-url that is not an http(s) address with a host, without spaces.")
-BAD_DICE = declare("bad-dice", "error", "Dice that are not written NdS (1d6, 2d10) within bounds.")
+BAD_URL = declare("bad-url", "error", "An --base-url that is not an http(s) address with a host, without spaces.",
+                   "--base-url must {rule}, got '{got}'")
+BAD_DICE = declare("bad-dice", "error", "Dice that are not written NdS (1d6, 2d10) within bounds.",
+                    "expected dice such as 2d6 (how many, d, their sides), got {got}")
 OUT_OF_RANGE = declare("out-of-range", "error", "A number or size outside the bounds its key allows.",
                        "expected {what} from {low} to {high}, got {got}")
 TOO_LARGE = declare("too-large", "error", "A file, image or text over the limit Muster reads (docs/limits.md).")
-TOO_DEEP = declare("too-deep", "error", "YAML nested deeper than Muster reads.")
+TOO_DEEP = declare("too-deep", "error", "YAML nested deeper than Muster reads.",
+                    "nested more than {most} deep: refused")
 
 # Keys
 UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (a typo, usually: see the hint).",
@@ -86,17 +89,20 @@ DUPLICATE_KEY = declare("duplicate-key", "error", "The same key twice in one map
 # Files
 MISSING_FILE = declare("missing-file", "error", "A file the game names is not there.", "no file '{name}' in {folder}/")
 FILE_OUTSIDE_GAME = declare("file-outside-game", "error", "A file named outside the game folder (an absolute "
-                            "path, or .. leading out).")
+                            "path, or .. leading out).", "'{name}' {leads} {folder}/")
 NOT_A_REGULAR_FILE = declare("not-a-regular-file", "error", "A name that is a link, a folder or a device, not a "
                              "regular file.")
 UNREADABLE = declare("unreadable", "error", "A file that cannot be read at all.")
 BAD_ENCODING = declare("bad-encoding", "error", "A text file that is not UTF-8.", "not UTF-8 text (byte {byte})")
 NOT_UTF8 = declare("not-utf8", "error", "A rulebook that is not UTF-8 text.", "not UTF-8 text (byte {byte})")
-UNSUPPORTED_FILE = declare("unsupported-file", "error", "A deck file of a kind Muster does not read.")
+UNSUPPORTED_FILE = declare("unsupported-file", "error", "A deck file of a kind Muster does not read.",
+                            "expected a .csv, .tsv or .xlsx file, got '{name}' (save other formats as .xlsx or CSV)")
 YAML_SYNTAX = declare("yaml-syntax", "error", "YAML that does not parse.")
 UNSUPPORTED_YAML = declare("unsupported-yaml", "error", "YAML Muster refuses: tags, recursive aliases, merge keys.")
-UNSAFE_XML = declare("unsafe-xml", "error", "An .xlsx part that declares a DTD: refused.")
-LINK_LOOP = declare("link-loop", "error", "A game file that is a loop of symbolic links.")
+UNSAFE_XML = declare("unsafe-xml", "error", "An .xlsx part that declares a DTD: refused.",
+                      "{part} declares a DTD, which can define entities that expand without end: refused")
+LINK_LOOP = declare("link-loop", "error", "A game file that is a loop of symbolic links.",
+                     "'{name}' is a loop of symbolic links")
 DAMAGED_FONT = declare("damaged-font", "error", "A font whose tables do not fit its file or its glyph count.")
 FONT_LIMIT = declare("font-limit", "error", "A font over what Muster reads: tables, faces, character maps, glyphs.")
 UNKNOWN_FACE = declare("unknown-face", "error", "A face a font collection does not hold (by index or name).")
@@ -104,7 +110,8 @@ UNKNOWN_FACE = declare("unknown-face", "error", "A face a font collection does n
 # Spreadsheets
 EMPTY_SHEET = declare("empty-sheet", "error", "A spreadsheet with no header row.")
 UNKNOWN_SHEET = declare("unknown-sheet", "error", "A worksheet the workbook does not have, or --sheet for a CSV.")
-UNNAMED_COLUMN = declare("unnamed-column", "error", "A spreadsheet column with values and no name in its header.")
+UNNAMED_COLUMN = declare("unnamed-column", "error", "A spreadsheet column with values and no name in its header.",
+                          "a column with values has no name in the header row")
 UNKNOWN_COLUMN = declare("unknown-column", "warning", "Spreadsheet columns the game has no keys for: not read.",
                          "{count:,} column(s) not read, the game has no such keys: {names}{more} (map them to keys "
                          "under the deck's columns:, or list them under ignore:)")
@@ -129,7 +136,8 @@ UNKNOWN_ICON = declare("unknown-icon", "error", "An icon the game does not decla
 UNKNOWN_DECK = declare("unknown-deck", "error", "A deck the game does not have.", "no deck '{name}' in {game}{hint}")
 UNKNOWN_VARIANT = declare("unknown-variant", "error", "A variant the game does not have.",
                           "game has no variant '{name}'{hint}")
-UNKNOWN_GAME = declare("unknown-game", "error", "Neither a game folder nor a bundled game.")
+UNKNOWN_GAME = declare("unknown-game", "error", "Neither a game folder nor a bundled game.",
+                        "no game folder or bundled game named '{name}'{hint}")
 UNKNOWN_FONT = declare("unknown-font", "error", "A font neither the game nor Muster has.",
                        "unknown font '{name}'{hint}")
 BAD_FONT = declare("bad-font", "error", "A font file Muster cannot read.")

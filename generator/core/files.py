@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from . import codes
 from .errors import Location, MusterError
 
 
@@ -69,14 +70,15 @@ def confined(root: Path, name: str) -> Path:
         raise MusterError(f"expected a file name, got {name!r}", code="wrong-type")
     candidate = Path(name)
     if candidate.is_absolute():
-        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/", code="file-outside-game")
+        raise MusterError.of(codes.FILE_OUTSIDE_GAME, name=name, leads="is an absolute path; name a file inside",
+                             folder=root.name)
     base = root.resolve()
     try:
         resolved = (base / candidate).resolve()
     except (RuntimeError, OSError):  # Python 3.11 says RuntimeError of a loop of links, later ones OSError (ELOOP)
-        raise MusterError(f"'{name}' is a loop of symbolic links", code="link-loop") from None
+        raise MusterError.of(codes.LINK_LOOP, name=name) from None
     if resolved != base and base not in resolved.parents:
-        raise MusterError(f"'{name}' leads outside {root.name}/", code="file-outside-game")
+        raise MusterError.of(codes.FILE_OUTSIDE_GAME, name=name, leads="leads outside", folder=root.name)
     return resolved
 
 

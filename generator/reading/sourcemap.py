@@ -117,7 +117,7 @@ class _Builder:
                 self.anchors[event.anchor] = _BUILDING
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise MusterError(f"nested more than {MAX_DEPTH} deep: refused", self.at(event), code="too-deep")
+                raise MusterError.of(codes.TOO_DEEP, self.at(event), most=MAX_DEPTH)
             value = build(event)
             self.depth -= 1
         if event.anchor is not None:
