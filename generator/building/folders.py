@@ -14,6 +14,7 @@ import os
 import stat
 from pathlib import Path
 
+from ..core import codes
 from ..core.errors import Location, MusterError
 
 try:
@@ -35,9 +36,7 @@ def apart(out: Path, game_root: Path) -> None:
     game's, so it would never be up to date, and `muster watch` would rebuild it for ever."""
     kit, root = (out / game_root.name).resolve(), game_root.resolve()
     if kit == root or root in kit.parents or kit in root.parents:
-        raise MusterError(f"the output folder is inside the game folder '{root.name}', where its files would be read "
-                          "as the game's; name one outside it with --out, such as --out ../output", Location(out),
-                          code="output-in-game")
+        raise MusterError.of(codes.OUTPUT_IN_GAME, Location(out), game=root.name)
 
 
 def made(out: Path, parts: tuple[str, ...]) -> bool:

@@ -154,11 +154,14 @@ MISSING_TRANSLATION = declare("missing-translation", "warning", "A text with no 
                               "game declares: the source text prints.", "no {language} for '{key}' of {owner}")
 
 # Boards
-NOT_HEX_GRID = declare("not-hex-grid", "error", "Hexes or hexsides on a board without a hex grid.")
+NOT_HEX_GRID = declare("not-hex-grid", "error", "Hexes or hexsides on a board without a hex grid.",
+                       "hexes and hexsides need a hex grid (grid: {{shape: hex}})")
 NOT_NEIGHBOURS = declare("not-neighbours", "error", "A hexside between two hexes that do not touch.",
                          "hexes {first} and {second} are not neighbours: no side lies between them")
-UNKNOWN_TERRAIN = declare("unknown-terrain", "error", "A terrain the board does not declare.")
-TOO_FEW_CELLS = declare("too-few-cells", "error", "More pieces to place at random than a board has free cells.")
+UNKNOWN_TERRAIN = declare("unknown-terrain", "error", "A terrain the board does not declare.",
+                          "unknown terrain {name!r}{hint} (the board's terrain: {terrain})")
+TOO_FEW_CELLS = declare("too-few-cells", "error", "More pieces to place at random than a board has free cells.",
+                        "board '{board}': {count} {name} do not fit in the {free} free cells")
 
 # Checks of the cards
 DECK_SIZE = declare("deck-size", "error", "A deck whose cards do not add up to the size it declares.",
@@ -177,7 +180,8 @@ DOES_NOT_FIT = declare("does-not-fit", "error", "A card, or a block of counters 
 
 # Layouts and templates
 LAYOUT_ERROR = declare("layout-error", "error", "A layout that cannot be used for this card.")
-UNKNOWN_KIND = declare("unknown-kind", "error", "A layout element of a kind Muster does not draw.")
+UNKNOWN_KIND = declare("unknown-kind", "error", "A layout element of a kind Muster does not draw.",
+                       "elements[{index}].kind: expected one of {kinds}, got {got!r}")
 MISSING_LAYOUT = declare("missing-layout", "error", "A deck without the layout it needs.")
 TEMPLATE_ERROR = declare("template-error", "error", "A template that fails: a syntax error or an undefined name.")
 TEMPLATE_BUDGET = declare("template-budget", "error", "A template over the limits on loops and output.")
@@ -196,9 +200,15 @@ MISSING_GLYPH = declare("missing-glyph", "warning", "A character the font has no
 BLEED_GAP = declare("bleed-gap", "warning", "A layout whose background leaves the bleed uncovered.",
                     "deck '{deck}': the {which} layout {layout} leaves the {bleed:g} mm bleed uncovered on the {sides} "
                     "(drawn for another card size? size its background by face.w and face.h, with bleed: true)")
-UNKNOWN_AFFILIATION = declare("unknown-affiliation", "error", "A unit symbol's affiliation Muster does not know.")
-UNKNOWN_ECHELON = declare("unknown-echelon", "error", "A unit symbol's echelon Muster does not know.")
-UNKNOWN_UNIT_TYPE = declare("unknown-unit-type", "error", "A unit symbol's type Muster does not know.")
+UNKNOWN_AFFILIATION = declare("unknown-affiliation", "error", "A unit symbol's affiliation Muster does not know.",
+                              "affiliation: no affiliation '{name}' (expected {expected}){hint}")
+UNKNOWN_ECHELON = declare("unknown-echelon", "error", "A unit symbol's echelon Muster does not know.",
+                          "echelon: no echelon '{name}' (expected a name or a mark: {expected}){hint}")
+UNKNOWN_UNIT_TYPE = declare("unknown-unit-type", "error", "A unit symbol's type Muster does not know.",
+                            "type: no unit type '{name}' (expected {expected}){hint}")
+BAD_ICON = declare("bad-icon", "error", "A unit symbol's text icon that is not written [[nato:TYPE]] or "
+                   "[[nato:AFFILIATION:TYPE]].",
+                   "text: icon '{name}': expected [[nato:TYPE]] or [[nato:AFFILIATION:TYPE]]")
 SVG_REFUSED = declare("svg-refused", "error", "SVG Muster refuses: scripts, external references, entities.",
                       "SVG {what}: refused")
 SVG_UNDRAWABLE = declare("svg-undrawable", "error", "An SVG file that cannot be drawn.")
@@ -244,7 +254,9 @@ CARD_FIGURE = declare("card-figure", "error", "A card drawn in the rulebook (car
                       "what its layout cannot show.")
 
 # Output and exports
-OUTPUT_IN_GAME = declare("output-in-game", "error", "An output folder inside the game folder.")
+OUTPUT_IN_GAME = declare("output-in-game", "error", "An output folder inside the game folder.",
+                         "the output folder is inside the game folder '{game}', where its files would be read as the "
+                         "game's; name one outside it with --out, such as --out ../output")
 OUTPUT_IS_A_LINK = declare("output-is-a-link", "error", "An output folder that is a link.")
 OUTPUT_NOT_A_FOLDER = declare("output-not-a-folder", "error", "An output folder that is a file.")
 OUTPUT_LOCKED = declare("output-locked", "error", "An output folder another build is writing into.")
@@ -253,10 +265,14 @@ CHANGED_INPUT = declare("changed-input", "error", "An input file changed while a
                         "build again.")
 DISK_FULL = declare("disk-full", "error", "A file that could not be written: the disk or its quota is full.")
 OUTPUT_TOO_LARGE = declare("output-too-large", "error", "A file over the size the system lets a process write.")
-VASSAL_EMPTY = declare("vassal-empty", "error", "A game with neither boards nor decks: no VASSAL module to make.")
+VASSAL_EMPTY = declare("vassal-empty", "error", "A game with neither boards nor decks: no VASSAL module to make.",
+                       "{game}: no boards or decks to put in a VASSAL module")
 RASTER_TOO_BIG = declare("raster-too-big", "error", "An exported image over the pixel limit.")
-SHOP_SIZE = declare("shop-size", "error", "A card size the print shop does not print.")
-VASSAL_NUMBERING = declare("vassal-numbering", "error", "A hex numbering VASSAL cannot name for a board this wide.")
+SHOP_SIZE = declare("shop-size", "error", "A card size the print shop does not print.",
+                    "{shop} does not print deck '{deck}''s {w:g} x {h:g} mm cards; it prints {printed}")
+VASSAL_NUMBERING = declare("vassal-numbering", "error", "A hex numbering VASSAL cannot name for a board this wide.",
+                           "{board}: VASSAL names the columns after Z AA, BB, ..., the map AA, AB; use numbering "
+                           "\"0101\" for a grid of {columns} columns")
 NOTHING_TO_EXPORT = declare("nothing-to-export", "error", "An export with nothing to put in it: a deck without cards "
                             "to print, a game without decks.", "{subject}: {nothing}")
 UNKNOWN_SHOP = declare("unknown-shop", "error", "A print shop Muster does not know.",

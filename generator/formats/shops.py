@@ -71,8 +71,8 @@ class Shop:
                 if abs(size.card[0] - w) <= MATCH_MM and abs(size.card[1] - h) <= MATCH_MM]
         if not near:
             printed = ", ".join(f"{s.name} ({s.card[0]:g} x {s.card[1]:g} mm)" for s in self.sizes.values())
-            raise MusterError(f"{self.name} does not print deck '{deck.id}''s {w:g} x {h:g} mm cards; it prints "
-                              f"{printed}", deck.where, "format.size", code="shop-size")
+            raise MusterError.of(codes.SHOP_SIZE, deck.where, "format.size", shop=self.name, deck=deck.id, w=w, h=h,
+                                 printed=printed)
         return min(near, key=lambda s: abs(s.card[0] - w) + abs(s.card[1] - h))
 
     def fitted(self, deck):

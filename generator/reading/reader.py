@@ -54,6 +54,10 @@ class Reader:
     def error(self, where: Location | None, field: str, message: str, code: str) -> None:
         self.findings.append(Finding("error", where, field, message, code))
 
+    def found(self, code: codes.Code, where: Location | None, field: str, **values) -> None:
+        """A finding of a declared code, its message from the code's template and `values`."""
+        self.findings.append(Finding.of(code, where, field, **values))
+
     def keep(self, problem: MusterError, where: Location | None, field: str) -> None:
         """A problem raised while reading the value at `where` (`field`), kept as an error finding."""
         self.findings.append(problem.finding("error", where, field))
