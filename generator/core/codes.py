@@ -103,9 +103,12 @@ UNSAFE_XML = declare("unsafe-xml", "error", "An .xlsx part that declares a DTD: 
                       "{part} declares a DTD, which can define entities that expand without end: refused")
 LINK_LOOP = declare("link-loop", "error", "A game file that is a loop of symbolic links.",
                      "'{name}' is a loop of symbolic links")
-DAMAGED_FONT = declare("damaged-font", "error", "A font whose tables do not fit its file or its glyph count.")
-FONT_LIMIT = declare("font-limit", "error", "A font over what Muster reads: tables, faces, character maps, glyphs.")
-UNKNOWN_FACE = declare("unknown-face", "error", "A face a font collection does not hold (by index or name).")
+DAMAGED_FONT = declare("damaged-font", "error", "A font whose tables do not fit its file or its glyph count.",
+                       "a damaged font: {problem}")
+FONT_LIMIT = declare("font-limit", "error", "A font over what Muster reads: tables, faces, character maps, glyphs.",
+                     "{what}: over the limit of {limit:,}")
+UNKNOWN_FACE = declare("unknown-face", "error", "A face a font collection does not hold (by index or name).",
+                       "the font file has no face {face} ({faces})")
 
 # Spreadsheets
 EMPTY_SHEET = declare("empty-sheet", "error", "A spreadsheet with no header row.")
@@ -140,7 +143,7 @@ UNKNOWN_GAME = declare("unknown-game", "error", "Neither a game folder nor a bun
                         "no game folder or bundled game named '{name}'{hint}")
 UNKNOWN_FONT = declare("unknown-font", "error", "A font neither the game nor Muster has.",
                        "unknown font '{name}'{hint}")
-BAD_FONT = declare("bad-font", "error", "A font file Muster cannot read.")
+BAD_FONT = declare("bad-font", "error", "A font file Muster cannot read.", "not a font file Muster can read: {problem}")
 CFF_FONT = declare("cff-font", "error", "An OpenType font with PostScript outlines, which cannot be embedded.")
 BAD_IMAGE = declare("bad-image", "error", "An image file Muster cannot read.")
 
