@@ -214,7 +214,8 @@ BAD_ICON = declare("bad-icon", "error", "A unit symbol's text icon that is not w
                    "text: icon '{name}': expected [[nato:TYPE]] or [[nato:AFFILIATION:TYPE]]")
 SVG_REFUSED = declare("svg-refused", "error", "SVG Muster refuses: scripts, external references, entities.",
                       "SVG {what}: refused")
-SVG_UNDRAWABLE = declare("svg-undrawable", "error", "An SVG file that cannot be drawn.")
+SVG_UNDRAWABLE = declare("svg-undrawable", "error", "An SVG file that cannot be drawn.",
+                         "cannot be drawn{how}: {problem}")
 SVG_UNSUPPORTED = declare("svg-unsupported", "error", "An SVG feature Muster cannot draw (as PDF/X forbids it).",
                           "SVG uses {feature}, which Muster cannot draw: {instead}")
 SVG_NUMBER = declare("svg-number", "error", "An SVG number that is not finite, or too large to draw.")
@@ -265,7 +266,7 @@ OUTPUT_NOT_A_FOLDER = declare("output-not-a-folder", "error", "An output folder 
 OUTPUT_LOCKED = declare("output-locked", "error", "An output folder another build is writing into.")
 OUTPUT_NOT_WRITABLE = declare("output-not-writable", "error", "An output folder Muster cannot write into.")
 CHANGED_INPUT = declare("changed-input", "error", "An input file changed while a build was copying it into a PDF: "
-                        "build again.")
+                        "build again.", "changed while the PDF was being written: build again")
 DISK_FULL = declare("disk-full", "error", "A file that could not be written: the disk or its quota is full.")
 OUTPUT_TOO_LARGE = declare("output-too-large", "error", "A file over the size the system lets a process write.")
 VASSAL_EMPTY = declare("vassal-empty", "error", "A game with neither boards nor decks: no VASSAL module to make.",
