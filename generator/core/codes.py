@@ -171,11 +171,17 @@ DECK_SIZE = declare("deck-size", "error", "A deck whose cards do not add up to t
                     "deck '{deck}' declares {size} cards, its cards add up to {total}")
 DUPLICATE_TITLE = declare("duplicate-title", "error", "Two cards of one deck with the same title.",
                           "title '{title}' appears twice in deck '{deck}' (first at {first})")
-RULE_REQUIRE = declare("rule-require", "error", "A card the game's require: rule asks for is missing.")
-RULE_FORBID = declare("rule-forbid", "error", "A card the game's forbid: rule excludes is there.")
-RULE_MAX_COPIES = declare("rule-max-copies", "error", "More copies than the game's max_copies: rule allows.")
-RULE_TOTAL = declare("rule-total", "error", "A total of a trait outside the game's total: rule's bounds.")
-RULE_COUNT = declare("rule-count", "error", "A number of cards outside the game's count: rule's bounds.")
+# a rule's finding is its template framed by the rule: "[name] found" or, with the rule's message:, "[name] message
+# (found)"
+RULE_REQUIRE = declare("rule-require", "error", "A card the game's require: rule asks for is missing.",
+                       "{card} in deck '{deck}' lacks {traits}")
+RULE_FORBID = declare("rule-forbid", "error", "A card the game's forbid: rule excludes is there.",
+                      "{card} in deck '{deck}' must not have {traits}")
+RULE_MAX_COPIES = declare("rule-max-copies", "error", "More copies than the game's max_copies: rule allows.",
+                          "{card} has {copies} copies in deck '{deck}'; at most {most} allowed")
+_BOUND = "{what} deck(s) {decks} is {actual}, expected {bound}"  # what: "the total cost of"; bound: "at least 3"
+RULE_TOTAL = declare("rule-total", "error", "A total of a trait outside the game's total: rule's bounds.", _BOUND)
+RULE_COUNT = declare("rule-count", "error", "A number of cards outside the game's count: rule's bounds.", _BOUND)
 
 # Sheets
 DOES_NOT_FIT = declare("does-not-fit", "error", "A card, or a block of counters with its label, larger than the "
