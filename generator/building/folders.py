@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..core import codes
 from ..core.errors import Location, MusterError
+from ..core.files import unwritable
 
 try:
     import fcntl
@@ -114,7 +115,7 @@ class FolderLock:
 
 
 def _unwritable(folder: Path, exc: OSError) -> MusterError:
-    return _refusal(folder, f"cannot write into this output folder ({exc.strerror or exc})", "output-not-writable")
+    return unwritable("write into this output folder", exc, Location(folder))
 
 
 def _mode(path: Path) -> int:

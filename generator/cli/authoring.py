@@ -16,6 +16,7 @@ from . import console
 from .app import app
 from ..core import codes
 from ..core.errors import MusterError, exit_status
+from ..core.files import unwritable
 
 
 @app.command("new")
@@ -38,8 +39,7 @@ def new_game(
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot create {directory / name}: {exc.strerror or exc}",
-                                 code=codes.OUTPUT_NOT_WRITABLE.name))
+        console.fail(unwritable(f"create {directory / name}", exc))
     shown = display_path(folder)
     made = "copied from " + source if source else "game.yaml, cards.yaml, face.yaml, back.yaml, rules.md, README.md"
     typer.echo(f"{shown}: created ({made})")
@@ -72,8 +72,7 @@ def import_cards(
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot write {output or 'the deck file'}: {exc.strerror or exc}",
-                                 code=codes.OUTPUT_NOT_WRITABLE.name))
+        console.fail(unwritable(f"write {output or 'the deck file'}", exc))
     for finding in result.findings:
         typer.echo(str(finding))
     sys.stdout.flush()
@@ -114,7 +113,6 @@ def schema(
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot write into {out}: {exc.strerror or exc}",
-                                 code=codes.OUTPUT_NOT_WRITABLE.name))
+        console.fail(unwritable(f"write into {out}", exc))
     for path in written:
         typer.echo(display_path(path))

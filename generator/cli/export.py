@@ -13,6 +13,7 @@ from .app import (BLEED, COLOUR, DECK_LIST, GAME, INK_LIMIT, LANG, PDFX, QUIET, 
                   kit_options)
 from ..core import codes
 from ..core.errors import GameInvalid, MusterError, has_errors
+from ..core.files import unwritable
 from ..core.options import read_bleed, set_names
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
@@ -210,7 +211,7 @@ def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot write {output}: {exc.strerror or exc}", code=codes.OUTPUT_NOT_WRITABLE.name))
+        console.fail(unwritable(f"write {output}", exc))
     if str(output) != "-":
         typer.echo(f"{output or Path(deck + suffix)}: {len(rows)} card(s) of deck '{deck}'", err=True)
 

@@ -270,11 +270,14 @@ OUTPUT_IN_GAME = declare("output-in-game", "error", "An output folder inside the
 OUTPUT_IS_A_LINK = declare("output-is-a-link", "error", "An output folder that is a link.")
 OUTPUT_NOT_A_FOLDER = declare("output-not-a-folder", "error", "An output folder that is a file.")
 OUTPUT_LOCKED = declare("output-locked", "error", "An output folder another build is writing into.")
-OUTPUT_NOT_WRITABLE = declare("output-not-writable", "error", "An output folder Muster cannot write into.")
+_CANNOT = "cannot {action}: {reason}"  # action: "write into this output folder"; reason: the system's word
+OUTPUT_NOT_WRITABLE = declare("output-not-writable", "error", "An output folder or file Muster cannot write.",
+                              _CANNOT)
 CHANGED_INPUT = declare("changed-input", "error", "An input file changed while a build was copying it into a PDF: "
                         "build again.", "changed while the PDF was being written: build again")
-DISK_FULL = declare("disk-full", "error", "A file that could not be written: the disk or its quota is full.")
-OUTPUT_TOO_LARGE = declare("output-too-large", "error", "A file over the size the system lets a process write.")
+DISK_FULL = declare("disk-full", "error", "A file that could not be written: the disk or its quota is full.", _CANNOT)
+OUTPUT_TOO_LARGE = declare("output-too-large", "error", "A file over the size the system lets a process write.",
+                           _CANNOT)
 VASSAL_EMPTY = declare("vassal-empty", "error", "A game with neither boards nor decks: no VASSAL module to make.",
                        "{game}: no boards or decks to put in a VASSAL module")
 RASTER_TOO_BIG = declare("raster-too-big", "error", "An exported image over the pixel limit.")

@@ -17,10 +17,10 @@ from .errors import Location, MusterError
 
 # A write that fails for want of room: the disk or the user's quota is full, the file is over the process's file-size
 # limit (ulimit -f; SIGXFSZ ignored), the file system is read-only. The message is said after "cannot write: ".
-WRITE_FAILURES = {errno.ENOSPC: ("disk-full", "no space left on the device"),
-                  errno.EDQUOT: ("disk-full", "the disk quota is used up"),
-                  errno.EFBIG: ("output-too-large", "the file is over the file-size limit (ulimit -f)"),
-                  errno.EROFS: ("output-not-writable", "the file system is read-only")}
+WRITE_FAILURES = {errno.ENOSPC: (codes.DISK_FULL, "no space left on the device"),
+                  errno.EDQUOT: (codes.DISK_FULL, "the disk quota is used up"),
+                  errno.EFBIG: (codes.OUTPUT_TOO_LARGE, "the file is over the file-size limit (ulimit -f)"),
+                  errno.EROFS: (codes.OUTPUT_NOT_WRITABLE, "the file system is read-only")}
 
 
 @contextmanager
@@ -35,7 +35,12 @@ def writing(target: Path | Callable[[OSError], Path]) -> Iterator[None]:
             raise
         code, what = WRITE_FAILURES[exc.errno]
         where = target(exc) if callable(target) else target
-        raise MusterError(f"cannot write: {what}; nothing was changed", Location(where), code=code) from None
+        raise MusterError.of(code, Location(where), action="write", reason=f"{what}; nothing was changed") from None
+
+
+def unwritable(action: str, exc: OSError, where: Location | None = None) -> MusterError:
+    """The problem of an output Muster cannot write ("cannot {action}: {the system's reason}")."""
+    return MusterError.of(codes.OUTPUT_NOT_WRITABLE, where, action=action, reason=exc.strerror or exc)
 
 
 def atomic_target(final: Path) -> Path:

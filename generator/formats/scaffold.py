@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..core import codes
 from ..core.errors import Location, MusterError
-from ..core.files import writing
+from ..core.files import unwritable, writing
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "new-game"
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -55,14 +55,12 @@ def new_game(name: str, parent: Path, title: str | None = None, source: Path | N
     try:
         Path(parent).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise MusterError(f"cannot create the folder: {exc.strerror}", Location(Path(parent)),
-                          code=codes.OUTPUT_NOT_WRITABLE.name) from None
+        raise unwritable("create the folder", exc, Location(Path(parent))) from None
     try:
         with writing(target):
             staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".tmp", dir=parent))
     except OSError as exc:
-        raise MusterError(f"cannot create the folder: {exc.strerror}", Location(Path(parent)),
-                          code=codes.OUTPUT_NOT_WRITABLE.name) from None
+        raise unwritable("create the folder", exc, Location(Path(parent))) from None
     try:
         with writing(target):
             if source is None:
