@@ -267,9 +267,12 @@ CARD_FIGURE = declare("card-figure", "error", "A card drawn in the rulebook (car
 OUTPUT_IN_GAME = declare("output-in-game", "error", "An output folder inside the game folder.",
                          "the output folder is inside the game folder '{game}', where its files would be read as the "
                          "game's; name one outside it with --out, such as --out ../output")
-OUTPUT_IS_A_LINK = declare("output-is-a-link", "error", "An output folder that is a link.")
-OUTPUT_NOT_A_FOLDER = declare("output-not-a-folder", "error", "An output folder that is a file.")
-OUTPUT_LOCKED = declare("output-locked", "error", "An output folder another build is writing into.")
+OUTPUT_IS_A_LINK = declare("output-is-a-link", "error", "An output folder that is a link.",
+                           "{what} is a link; Muster writes only into a folder of its own (remove {it})")
+OUTPUT_NOT_A_FOLDER = declare("output-not-a-folder", "error", "An output folder that is a file.",
+                              "{which} output folder is {what}; {remedy}")
+OUTPUT_LOCKED = declare("output-locked", "error", "An output folder another build is writing into.",
+                        "another build{pid} is writing into this folder; run again when it has finished")
 _CANNOT = "cannot {action}: {reason}"  # action: "write into this output folder"; reason: the system's word
 OUTPUT_NOT_WRITABLE = declare("output-not-writable", "error", "An output folder or file Muster cannot write.",
                               _CANNOT)
