@@ -84,7 +84,8 @@ UNKNOWN_KEY = declare("unknown-key", "error", "A key Muster does not know here (
                       "unknown {what} '{name}'{hint}")
 MISSING_KEY = declare("missing-key", "error", "A key that must be given is missing.")
 KEY_CONFLICT = declare("key-conflict", "error", "Keys that cannot be given together, or one that does not apply.")
-DUPLICATE_KEY = declare("duplicate-key", "error", "The same key twice in one mapping, or two columns for one key.")
+DUPLICATE_KEY = declare("duplicate-key", "error", "The same key twice in one mapping, or two columns for one key.",
+                        "duplicate {what} '{key}' (first at {first})")
 
 # Files
 MISSING_FILE = declare("missing-file", "error", "A file the game names is not there.", "no file '{name}' in {folder}/")
@@ -135,7 +136,7 @@ UNKNOWN_CODE = declare("unknown-code", "error", "A code its vocabulary does not 
                        "unknown {trait} {got}; expected {expected}")
 UNKNOWN_VOCABULARY = declare("unknown-vocabulary", "error", "A vocabulary the game does not declare.",
                              "unknown vocabulary {name!r}{hint}")
-UNKNOWN_ICON = declare("unknown-icon", "error", "An icon the game does not declare.")
+UNKNOWN_ICON = declare("unknown-icon", "error", "An icon the game does not declare.", "unknown icon {name}{hint}")
 UNKNOWN_DECK = declare("unknown-deck", "error", "A deck the game does not have.", "no deck '{name}' in {game}{hint}")
 UNKNOWN_VARIANT = declare("unknown-variant", "error", "A variant the game does not have.",
                           "game has no variant '{name}'{hint}")
@@ -198,7 +199,8 @@ TEMPLATE_FORBIDDEN = declare("template-forbidden", "error", "A template reaching
 BAD_TEMPLATE = declare("bad-template", "error", "A template in game.yaml that fails or gives a value of the wrong "
                        "kind.")
 TIME_LIMIT = declare("time-limit", "error", "Templates that ran too long.")
-TEXT_OVERFLOW = declare("text-overflow", "error", "Text that does not fit its box even at its smallest size.")
+TEXT_OVERFLOW = declare("text-overflow", "error", "Text that does not fit its box even at its smallest size.",
+                        "{kind} {text!r} does not fit {room} {w:.1f} x {h:.1f} mm at {size:g} pt")
 TEXT_TOO_SMALL = declare("text-too-small", "warning", "Text shrunk below the smallest size that prints legibly.",
                          "text {text!r} is {size:g} pt, below the {least:g} pt that prints legibly (accept: "
                          "[text-too-small] on the element, if it is meant)")

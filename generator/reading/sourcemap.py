@@ -162,8 +162,8 @@ class _Builder:
                 raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event),
                                   code="unsupported-yaml")
             if key in result:
-                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_event),
-                                  code="duplicate-key")
+                raise MusterError.of(codes.DUPLICATE_KEY, self.at(key_event), what="key", key=key,
+                                     first=f"line {key_where[key].line}")
             value_event = loader.get_event()
             result[key] = self.value(value_event)
             key_where[key] = self.at(key_event)

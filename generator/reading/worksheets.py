@@ -170,8 +170,8 @@ def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str,
                 header.unknown.append((column, name))
         elif key in header.keys.values():
             first = next(c for c, k in header.keys.items() if k == key)
-            header.findings.append(Finding.of(codes.DUPLICATE_KEY, where, name,
-                                              detail=f"a second '{key}' column (the first is column {first})"))
+            header.findings.append(Finding.of(codes.DUPLICATE_KEY, where, name, what="column", key=key,
+                                              first=f"column {first}"))
         else:
             header.keys[column] = key
     return header
