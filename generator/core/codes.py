@@ -60,7 +60,8 @@ BAD_PAPER = declare("bad-paper", "error", "A paper that is neither a named paper
                     "expected a paper: one of {papers}, or a size such as 300mm x 400mm, got {got!r}")
 BAD_COLOUR = declare("bad-colour", "error", "A colour that is neither #rrggbb nor cmyk(c, m, y, k).",
                      "unknown colour {got!r}: use {examples}, none, black, white or a name of the game's colours")
-BAD_ID = declare("bad-id", "error", "An id or file stem that is not lower case letters, digits and dashes.")
+BAD_ID = declare("bad-id", "error", "An id or file stem that is not lower case letters, digits and dashes.",
+                 "{what} is lower case letters, digits and dashes{more}")
 BAD_NAME = declare("bad-name", "error", "A name (of a font, a constant, a let:) that is not a plain name.")
 BAD_VERSION = declare("bad-version", "error", "A format version this Muster does not read.",
                       "unsupported format version {got!r} (this Muster reads {expected})")
@@ -98,7 +99,7 @@ BAD_ENCODING = declare("bad-encoding", "error", "A text file that is not UTF-8."
 NOT_UTF8 = declare("not-utf8", "error", "A rulebook that is not UTF-8 text.", "not UTF-8 text (byte {byte})")
 UNSUPPORTED_FILE = declare("unsupported-file", "error", "A deck file of a kind Muster does not read.",
                             "expected a .csv, .tsv or .xlsx file, got '{name}' (save other formats as .xlsx or CSV)")
-YAML_SYNTAX = declare("yaml-syntax", "error", "YAML that does not parse.")
+YAML_SYNTAX = declare("yaml-syntax", "error", "YAML that does not parse.", "YAML syntax: {problem}")
 UNSUPPORTED_YAML = declare("unsupported-yaml", "error", "YAML Muster refuses: tags, recursive aliases, merge keys.")
 UNSAFE_XML = declare("unsafe-xml", "error", "An .xlsx part that declares a DTD: refused.",
                       "{part} declares a DTD, which can define entities that expand without end: refused")

@@ -23,8 +23,8 @@ MAX_TITLE = 80
 def check_name(name: str) -> str:
     """The game's name as a folder name: lower case letters, digits and single dashes between them."""
     if not NAME.match(name) or len(name) > MAX_NAME:
-        raise MusterError(f"'{name}' is not a game name: use lower case letters, digits and dashes "
-                          f"(such as my-game), at most {MAX_NAME} characters", field="NAME", code=codes.BAD_ID.name)
+        raise MusterError.of(codes.BAD_ID, field="NAME", what="a game name",
+                             more=f" (such as my-game), at most {MAX_NAME} characters: got '{name}'")
     return name
 
 

@@ -51,8 +51,7 @@ def read_boards(reader: Reader, data: Map, constants: dict, colours: dict[str, s
             continue
         file = reader.value(body, BOARD["file"], field, default=board_id)
         if not DECK_ID.match(file):
-            reader.error(at(body, "file"), join(field, "file"), "a file stem is lower case letters, digits and dashes",
-                         "bad-id")
+            reader.found(codes.BAD_ID, at(body, "file"), join(field, "file"), what="a file stem", more="")
             continue
         if "layout" not in body:  # reported by Reader.keys: a board without a layout cannot be drawn
             continue

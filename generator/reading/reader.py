@@ -109,8 +109,7 @@ class Reader:
         for entry_id, body in raw.items():
             field = join(key.name, entry_id)
             if not isinstance(entry_id, str) or not DECK_ID.match(entry_id):
-                self.error(raw.key_where[entry_id], field, f"a {what} id is lower case letters, digits and dashes",
-                           "bad-id")
+                self.found(codes.BAD_ID, raw.key_where[entry_id], field, what=f"a {what} id", more="")
                 continue
             body = self.mapping(body, raw.value_where[entry_id], field)
             if body is not None:

@@ -97,7 +97,7 @@ def test_command(tmp_path, monkeypatch):
     assert again.exit_code == 2
     assert again.stderr == "my-game: error: already exists; Muster does not overwrite a folder (choose another name or --dir)\n"
     bad = runner.invoke(cli(), ["new", "My_Game"])
-    assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and "not a game name" in bad.stderr
+    assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and "got 'My_Game'" in bad.stderr
     elsewhere = runner.invoke(cli(), ["new", "other-game", "--dir", str(tmp_path / "sub" / "deeper")])
     assert elsewhere.exit_code == 0, elsewhere.output  # the parent folders are made as needed
     assert (tmp_path / "sub" / "deeper" / "other-game" / "rules.md").is_file()
