@@ -264,7 +264,7 @@ NO_ITALIC = declare("no-italic", "warning", "*Italic* in a font whose family has
                     _NO_FACE)
 NO_BOLD = declare("no-bold", "warning", "**Bold** in a font whose family has no bold face: printed regular.", _NO_FACE)
 CARD_FIGURE = declare("card-figure", "error", "A card drawn in the rulebook (card:) that names no card, or asks "
-                      "what its layout cannot show.")
+                      "what its layout cannot show.", "figure '{source}': {problem}")
 
 # Output and exports
 OUTPUT_IN_GAME = declare("output-in-game", "error", "An output folder inside the game folder.",
