@@ -93,7 +93,7 @@ MISSING_FILE = declare("missing-file", "error", "A file the game names is not th
 FILE_OUTSIDE_GAME = declare("file-outside-game", "error", "A file named outside the game folder (an absolute "
                             "path, or .. leading out).", "'{name}' {leads} {folder}/")
 NOT_A_REGULAR_FILE = declare("not-a-regular-file", "error", "A name that is a link, a folder or a device, not a "
-                             "regular file.")
+                             "regular file.", "{what}, not a regular file: refused{hint}")
 UNREADABLE = declare("unreadable", "error", "A file that cannot be read at all.")
 BAD_ENCODING = declare("bad-encoding", "error", "A text file that is not UTF-8.", "not UTF-8 text (byte {byte})")
 NOT_UTF8 = declare("not-utf8", "error", "A rulebook that is not UTF-8 text.", "not UTF-8 text (byte {byte})")
