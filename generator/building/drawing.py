@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, TypeVar
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.display import DeckFaces
 from ..core.errors import Finding, GameInvalid, MusterError, has_errors
 from ..core.options import Options
@@ -68,7 +68,8 @@ def draw(messages: Iterator[Message], out: Path, options: Options, inputs: Input
 def _expect(messages: Iterator[Message], kind: type[Expected]) -> Expected:
     message = next(messages, None)
     if not isinstance(message, kind):
-        raise MusterError(f"expected {kind.__name__} from the game's reading, got {type(message).__name__}")
+        raise MusterError.of(codes.INTERNAL_ERROR,
+                             detail=f"expected {kind.__name__} from the game's reading, got {type(message).__name__}")
     return message
 
 
@@ -79,6 +80,6 @@ def _batches(messages: Iterator[Message], deck_id: str) -> Iterator[DeckFaces]:
         if isinstance(message, DeckEnd) and message.deck == deck_id:
             return
         if not isinstance(message, Batch) or message.deck != deck_id:
-            raise MusterError(f"expected deck '{deck_id}' from the game's reading, got {type(message).__name__} "
-                              f"{getattr(message, 'deck', '')}")
+            raise MusterError.of(codes.INTERNAL_ERROR, detail=f"expected deck '{deck_id}' from the game's reading, "
+                                 f"got {type(message).__name__} {getattr(message, 'deck', '')}")
         yield message.faces

@@ -14,7 +14,9 @@ import os
 import stat
 from pathlib import Path
 
+from ..core import codes
 from ..core.errors import Location, MusterError
+from ..core.files import unwritable
 
 try:
     import fcntl
@@ -25,19 +27,13 @@ LOCK = ".muster.lock"
 NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def _refusal(folder: Path, message: str, code: str) -> MusterError:
-    return MusterError(message, Location(folder), code=code)
-
-
 def apart(out: Path, game_root: Path) -> None:
     """Refuses to build the game in `game_root` into `out` when its kit's folder would lie inside the game folder
     (as `muster build .` run in the game folder would have it) or hold it: the kit's files would be read as the
     game's, so it would never be up to date, and `muster watch` would rebuild it for ever."""
     kit, root = (out / game_root.name).resolve(), game_root.resolve()
     if kit == root or root in kit.parents or kit in root.parents:
-        raise MusterError(f"the output folder is inside the game folder '{root.name}', where its files would be read "
-                          "as the game's; name one outside it with --out, such as --out ../output", Location(out),
-                          code="output-in-game")
+        raise MusterError.of(codes.OUTPUT_IN_GAME, Location(out), game=root.name)
 
 
 def made(out: Path, parts: tuple[str, ...]) -> bool:
@@ -45,12 +41,11 @@ def made(out: Path, parts: tuple[str, ...]) -> bool:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise _refusal(out, "the output folder is a file, not a folder; name a folder with --out",
-                      "output-not-a-folder") from None
+        raise _not_a_folder(out, "the", "a file, not a folder", "name a folder with --out") from None
     except OSError as exc:
         raise _unwritable(out, exc) from None
     if not out.is_dir():
-        raise _refusal(out, "the output folder is not a folder; name a folder with --out", "output-not-a-folder")
+        raise _not_a_folder(out, "the", "not a folder", "name a folder with --out")
     folder, created = out, False
     for part in parts:
         folder = folder / part
@@ -64,11 +59,9 @@ def made(out: Path, parts: tuple[str, ...]) -> bool:
             raise _unwritable(folder.parent, exc) from None
         mode = os.lstat(folder).st_mode
         if stat.S_ISLNK(mode):
-            raise _refusal(folder, "this output folder is a link; Muster writes only into a folder of its own "
-                                  "(remove the link)", "output-is-a-link")
+            raise MusterError.of(codes.OUTPUT_IS_A_LINK, Location(folder), what="this output folder", it="the link")
         if not stat.S_ISDIR(mode):
-            raise _refusal(folder, "this output folder is a file, not a folder; Muster leaves it as it is "
-                                  "(move it away)", "output-not-a-folder")
+            raise _not_a_folder(folder, "this", "a file, not a folder", "Muster leaves it as it is (move it away)")
     return created
 
 
@@ -85,16 +78,15 @@ class FolderLock:
                 handle = os.open(self.path, os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o644)
             except OSError as exc:
                 if stat.S_ISLNK(_mode(self.path)):
-                    raise _refusal(self.path, "the output folder's lock file is a link (remove it)",
-                                  "output-is-a-link") from None
+                    raise MusterError.of(codes.OUTPUT_IS_A_LINK, Location(self.path),
+                                         what="the output folder's lock file", it="it") from None
                 raise _unwritable(folder, exc) from None
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 holder = os.read(handle, 32).decode("ascii", "replace").strip() or "?"
                 os.close(handle)
-                raise _refusal(folder, f"another build (pid {holder}) is writing into this folder; run again when "
-                                      "it has finished", "output-locked") from None
+                raise MusterError.of(codes.OUTPUT_LOCKED, Location(folder), pid=f" (pid {holder})") from None
             if os.fstat(handle).st_ino == _inode(self.path):
                 try:
                     os.ftruncate(handle, 0)
@@ -105,7 +97,7 @@ class FolderLock:
                     raise _unwritable(folder, exc) from None
                 return handle
             os.close(handle)
-        raise _refusal(folder, "could not lock this output folder: other builds keep taking it", "output-locked")
+        raise MusterError.of(codes.OUTPUT_LOCKED, Location(folder), pid="")  # others keep taking it
 
     def release(self) -> None:
         if self.handle is not None:
@@ -114,8 +106,12 @@ class FolderLock:
             self.handle = None
 
 
+def _not_a_folder(folder: Path, which: str, what: str, remedy: str) -> MusterError:
+    return MusterError.of(codes.OUTPUT_NOT_A_FOLDER, Location(folder), which=which, what=what, remedy=remedy)
+
+
 def _unwritable(folder: Path, exc: OSError) -> MusterError:
-    return _refusal(folder, f"cannot write into this output folder ({exc.strerror or exc})", "output-not-writable")
+    return unwritable("write into this output folder", exc, Location(folder))
 
 
 def _mode(path: Path) -> int:

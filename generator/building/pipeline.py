@@ -18,7 +18,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator
 
-from ..core import fonts
+from ..core import codes, fonts
 from ..core.errors import MusterError
 from ..core.options import Options
 from ..core.plan import Plan
@@ -79,7 +79,7 @@ def _received(stream: BinaryIO, fonts_stream: BinaryIO) -> Iterator[Message]:
         try:
             message = _receive(stream)
         except EOFError:
-            raise MusterError("the process reading the game stopped without finishing") from None
+            raise MusterError.of(codes.BUILD_STOPPED) from None
         if isinstance(message, MusterError):
             raise message
         if isinstance(message, Plan):
@@ -104,7 +104,7 @@ def _child(root: Path, options: Options, stream: BinaryIO, fonts_stream: BinaryI
     except (BrokenPipeError, EOFError):  # the parent stopped: it failed, or was interrupted
         status = 1
     except BaseException:
-        _send(stream, MusterError("building failed:\n" + traceback.format_exc()))
+        _send(stream, MusterError.of(codes.INTERNAL_ERROR, detail="building failed:\n" + traceback.format_exc()))
         status = 1
     finally:
         try:

@@ -7,8 +7,8 @@ import os
 from contextlib import suppress
 from pathlib import Path
 
-from ..core.errors import Location, MusterError
-from ..core.files import atomic_target, atomic_write, writing
+from ..core.errors import Location
+from ..core.files import atomic_target, atomic_write, unwritable, writing
 from ..core.written import json_text
 from .folders import FolderLock, made
 
@@ -61,9 +61,8 @@ class Staging:
             for temporary, final in self.pending:
                 os.replace(temporary, final)
         except OSError as exc:  # what stands in a file's place: a folder, say
-            raise MusterError(f"cannot write into this output folder ({exc.strerror or exc}: "
-                              f"{Path(exc.filename or '').name})", Location(self.folder),
-                              code="output-not-writable") from None
+            raise unwritable(f"write {Path(exc.filename or '').name} into this output folder", exc,
+                             Location(self.folder)) from None
         for name in listed - {final.name for _, final in self.pending}:  # a document the game no longer has
             if _plain_name(name) and name != "manifest.json":
                 with suppress(OSError):  # not a file after all (a folder, say): it is not the kit's, it stays

@@ -13,7 +13,7 @@ from ..core.model import Card, Deck, Game, Rule
 from ..reading.rules import matches
 from ..reading.worksheets import SUFFIXES
 
-Problem = tuple[Location, str, str]  # where, field, what was found: a rule's finding before its name is added
+Problem = tuple[Location, str, dict]  # where, field, the values of the rule's code: a finding before the rule frames it
 
 
 def check_data(game: Game) -> list[Finding]:
@@ -29,8 +29,8 @@ def check_data(game: Game) -> list[Finding]:
 def rule_findings(rule: Rule, decks: list[Deck]) -> Iterator[Finding]:
     """The findings of one rule over the decks it applies to."""
     check, code = _RULES[rule.kind]
-    for where, field, detail in check(rule, decks):
-        yield Finding("error", where, field, _say(rule, detail), code)
+    for where, field, values in check(rule, decks):
+        yield Finding("error", where, field, _say(rule, code.message(**values)), code.name)
 
 
 def _deck_findings(deck: Deck) -> list[Finding]:
@@ -74,7 +74,8 @@ def _require(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
     for deck, card in _selected(rule, decks):
         missing = [t for t in rule.params["traits"] if not card.has(t)]
         if missing:
-            yield card.where, f"cards[{card.index}]", f"{card.label} in deck '{deck.id}' lacks {', '.join(missing)}"
+            yield (card.where, f"cards[{card.index}]",
+                   {"card": card.label, "deck": deck.id, "traits": ", ".join(missing)})
 
 
 def _forbid(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
@@ -82,7 +83,7 @@ def _forbid(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
         present = [t for t in rule.params["traits"] if card.has(t)]
         if present:
             yield (card.located(present[0]), f"cards[{card.index}].{present[0]}",
-                   f"{card.label} in deck '{deck.id}' must not have {', '.join(present)}")
+                   {"card": card.label, "deck": deck.id, "traits": ", ".join(present)})
 
 
 def _max_copies(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
@@ -96,41 +97,37 @@ def _max_copies(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
             if number > rule.params["max"]:
                 card = first[label]
                 yield (card.where, f"cards[{card.index}]",
-                       f"{label} has {number} copies in deck '{deck.id}'; at most {rule.params['max']} allowed")
+                       {"card": label, "copies": number, "deck": deck.id, "most": rule.params["max"]})
 
 
 def _total(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
     trait = rule.params["trait"]
     actual = sum(card.value(trait) * card.count for _, card in _selected(rule, decks)
                  if isinstance(card.value(trait), (int, float)))
-    return _bounds(rule, actual, f"the total {trait} of deck(s) {_scope(decks)}")
+    return _bounds(rule, actual, f"the total {trait} of", decks)
 
 
 def _count(rule: Rule, decks: list[Deck]) -> Iterator[Problem]:
     actual = sum(card.count for _, card in _selected(rule, decks))
-    return _bounds(rule, actual, f"the number of matching cards in deck(s) {_scope(decks)}")
+    return _bounds(rule, actual, "the number of matching cards in", decks)
 
 
-def _scope(decks: list[Deck]) -> str:
-    return ", ".join(d.id for d in decks)
+_BOUNDS = (("equals", operator.ne, ""), ("min", operator.lt, "at least "), ("max", operator.gt, "at most "))
 
 
-_BOUNDS = (("equals", operator.ne, "expected"), ("min", operator.lt, "expected at least"),
-           ("max", operator.gt, "expected at most"))
-
-
-def _bounds(rule: Rule, actual, what: str) -> Iterator[Problem]:
+def _bounds(rule: Rule, actual, what: str, decks: list[Deck]) -> Iterator[Problem]:
     """One problem for each of the rule's bounds (equals, min, max) that `actual` breaks."""
-    for key, breaks, expected in _BOUNDS:
+    for key, breaks, which in _BOUNDS:
         if key in rule.params and breaks(actual, rule.params[key]):
-            yield rule.where, "rules", f"{what} is {actual}, {expected} {rule.params[key]}"
+            yield rule.where, "rules", {"what": what, "decks": ", ".join(d.id for d in decks), "actual": actual,
+                                        "bound": f"{which}{rule.params[key]}"}
 
 
 # Each rule kind: its check, and the code of every finding it makes.
 _RULES = {
-    "require": (_require, "rule-require"),
-    "forbid": (_forbid, "rule-forbid"),
-    "max_copies": (_max_copies, "rule-max-copies"),
-    "total": (_total, "rule-total"),
-    "count": (_count, "rule-count"),
+    "require": (_require, codes.RULE_REQUIRE),
+    "forbid": (_forbid, codes.RULE_FORBID),
+    "max_copies": (_max_copies, codes.RULE_MAX_COPIES),
+    "total": (_total, codes.RULE_TOTAL),
+    "count": (_count, codes.RULE_COUNT),
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
 from ..core.model import Game, PlayFormat
 from ..reading.decklists import DeckList, listed_game
@@ -19,8 +20,8 @@ def chosen_format(game: Game, name: str | None) -> PlayFormat | None:
         return next(iter(game.formats.values()), None)
     if name not in game.formats:
         known = f" (its formats: {', '.join(game.formats)})" if game.formats else " (it declares no formats:)"
-        raise MusterError(f"--deck-format: {game.id} has no format '{name}'" + did_you_mean(name, game.formats, known),
-                          game.where, field="--deck-format", code="unknown-format")
+        raise MusterError.of(codes.UNKNOWN_FORMAT, game.where, "--deck-format", game=game.id, name=name,
+                             hint=did_you_mean(name, game.formats, known))
     return game.formats[name]
 
 
@@ -32,13 +33,13 @@ def check_list(game: Game, deck_list: DeckList, play_format: PlayFormat | None) 
     prefix = f"formats.{play_format.name}"
     for entry in deck_list.entries:
         if play_format.sets and entry.card.set not in play_format.sets:
-            findings.append(Finding("error", entry.where, "set", f"'{entry.card.title}' is of the set '{entry.card.set}'"
-                                    f"; format '{play_format.name}' draws on {', '.join(play_format.sets)}",
-                                    "format-set", play_format.where))
+            findings.append(Finding.of(codes.FORMAT_SET, entry.where, "set", related=play_format.where,
+                                       title=entry.card.title, set=entry.card.set, format=play_format.name,
+                                       sets=", ".join(play_format.sets)))
         if play_format.decks and entry.deck not in play_format.decks:
-            findings.append(Finding("error", entry.where, "deck", f"'{entry.card.title}' is a card of deck "
-                                    f"'{entry.deck}'; format '{play_format.name}' draws on "
-                                    f"{', '.join(play_format.decks)}", "format-deck", play_format.where))
+            findings.append(Finding.of(codes.FORMAT_DECK, entry.where, "deck", related=play_format.where,
+                                       title=entry.card.title, deck=entry.deck, format=play_format.name,
+                                       decks=", ".join(play_format.decks)))
     listed = listed_game(game, deck_list)
     whole = Location(deck_list.path)
     for index, rule in enumerate(play_format.rules):

@@ -14,7 +14,9 @@ import typer
 
 from . import console
 from .app import app
+from ..core import codes
 from ..core.errors import MusterError, exit_status
+from ..core.files import unwritable
 
 
 @app.command("new")
@@ -37,7 +39,7 @@ def new_game(
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot create {directory / name}: {exc.strerror or exc}"))
+        console.fail(unwritable(f"create {directory / name}", exc))
     shown = display_path(folder)
     made = "copied from " + source if source else "game.yaml, cards.yaml, face.yaml, back.yaml, rules.md, README.md"
     typer.echo(f"{shown}: created ({made})")
@@ -65,13 +67,12 @@ def import_cards(
     try:
         root = find_game(game).resolve()
         if is_bundled(root) and (output is None or is_bundled(output)):
-            raise MusterError(f"'{root.name}' is a bundled game and is read-only; to change it, copy it first: "
-                              f"muster new my-{root.name} --from {root.name}")
+            raise MusterError.of(codes.READ_ONLY_GAME, game=root.name)
         result = import_deck(source, game, deck, output, sheet)
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot write {output or 'the deck file'}: {exc.strerror or exc}"))
+        console.fail(unwritable(f"write {output or 'the deck file'}", exc))
     for finding in result.findings:
         typer.echo(str(finding))
     sys.stdout.flush()
@@ -112,6 +113,6 @@ def schema(
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot write into {out}: {exc.strerror or exc}"))
+        console.fail(unwritable(f"write into {out}", exc))
     for path in written:
         typer.echo(display_path(path))

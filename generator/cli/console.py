@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import typer
 
+from ..core import codes
 from ..core.errors import GameInvalid, MusterError, exit_status
 
 state = {"debug": False}
@@ -44,15 +45,15 @@ def base_url(text: str) -> str:
 
     shown = text.encode("unicode_escape").decode("ascii")[:80]
     if any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
-        raise MusterError(f"--base-url must not hold spaces or control characters, got '{shown}'", code="bad-url")
+        raise MusterError.of(codes.BAD_URL, field="--base-url", rule="not hold spaces or control characters", got=shown)
     try:
         url = urlsplit(text)
         url.port  # noqa: B018 - read for its check: a port that is not a number is a ValueError
     except ValueError:
         url = None
     if url is None or url.scheme not in ("http", "https") or not url.hostname:
-        raise MusterError(f"--base-url must be an http:// or https:// URL with a host, got '{shown}'",
-                          code="bad-url")
+        raise MusterError.of(codes.BAD_URL, field="--base-url", rule="be an http:// or https:// URL with a host",
+                             got=shown)
     return text
 
 
@@ -63,7 +64,7 @@ def games(names: list[str] | None) -> list[str | Path]:
         return list(names)
     games = bundled_games()
     if not games:
-        raise MusterError("no bundled games found")
+        raise MusterError.of(codes.INTERNAL_ERROR, detail="no bundled games found")
     return games
 
 

@@ -11,7 +11,9 @@ import typer
 from . import console
 from .app import (BLEED, COLOUR, DECK_LIST, GAME, INK_LIMIT, LANG, PDFX, QUIET, SETS, VARIANTS, Colour, export_app,
                   kit_options)
+from ..core import codes
 from ..core.errors import GameInvalid, MusterError, has_errors
+from ..core.files import unwritable
 from ..core.options import read_bleed, set_names
 from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
 from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
@@ -205,12 +207,13 @@ def _export(game: str, deck: str, output: Optional[Path], suffix: str) -> None:
             write_csv(header, rows, None if str(output) == "-" else output or Path(f"{deck}.csv"))
         else:
             if str(output) == "-":
-                raise MusterError("an .xlsx file cannot go to standard output: give a file name")
+                raise MusterError("an .xlsx file cannot go to standard output: give a file name", field="--output",
+                                  code=codes.BAD_OPTION.name)
             write_xlsx(header, rows, output or Path(f"{deck}.xlsx"), deck)
     except MusterError as exc:
         console.fail(exc)
     except OSError as exc:
-        console.fail(MusterError(f"cannot write {output}: {exc.strerror or exc}"))
+        console.fail(unwritable(f"write {output}", exc))
     if str(output) != "-":
         typer.echo(f"{output or Path(deck + suffix)}: {len(rows)} card(s) of deck '{deck}'", err=True)
 

@@ -43,7 +43,7 @@ def validate(
     except MusterError as exc:
         console.fail(exc)
     findings = []
-    unreadable = 0  # games that could not be read: one error each, already printed
+    refused = []  # the one error of each game that could not be read, printed as it comes
     for target in targets:
         try:
             with without_cycle_collection():
@@ -57,18 +57,18 @@ def validate(
             if console.state["debug"]:
                 raise
             typer.echo(str(exc), err=True)
-            unreadable += 1
-    if format is Format.json:
-        _echo_json([f.as_dict() for f in findings])
+            refused.append(exc.finding())
+    if format is Format.json:  # a game that could not be read is in the list too, with its code
+        _echo_json([f.as_dict() for f in findings + refused])
     else:
         for finding in findings:
             typer.echo(str(finding))
         sys.stdout.flush()  # the findings first, then the count on stderr, also when both go to one pipe
         errors = sum(f.severity == "error" for f in findings)
         warnings = len(findings) - errors
-        errors += unreadable
+        errors += len(refused)
         typer.echo(f"{len(targets)} game(s): {errors} error(s), {warnings} warning(s)", err=True)
-    raise typer.Exit(2 if unreadable else exit_status(findings))
+    raise typer.Exit(2 if refused else exit_status(findings))
 
 
 def _list_codes(format: Format) -> NoReturn:

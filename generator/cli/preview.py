@@ -6,6 +6,7 @@ import typer
 
 from . import console
 from .app import GAME, app, with_kit_options
+from ..core import codes
 from ..core.errors import MusterError
 from ..core.options import Options  # for the signature: see build.py
 
@@ -35,6 +36,6 @@ def preview(
     try:
         run(root, options, port, open_browser, lambda line: typer.echo(line, err=line.startswith("[") and "error:" in line))
     except OSError as exc:  # the port is taken, say
-        console.fail(MusterError(f"cannot serve the preview: {exc.strerror or exc}"))
+        console.fail(MusterError.of(codes.CANNOT_SERVE, reason=exc.strerror or exc))
     except KeyboardInterrupt:
         raise typer.Exit(0)

@@ -11,15 +11,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from . import codes
 from .errors import Location, MusterError
 
 
 # A write that fails for want of room: the disk or the user's quota is full, the file is over the process's file-size
 # limit (ulimit -f; SIGXFSZ ignored), the file system is read-only. The message is said after "cannot write: ".
-WRITE_FAILURES = {errno.ENOSPC: ("disk-full", "no space left on the device"),
-                  errno.EDQUOT: ("disk-full", "the disk quota is used up"),
-                  errno.EFBIG: ("output-too-large", "the file is over the file-size limit (ulimit -f)"),
-                  errno.EROFS: ("output-not-writable", "the file system is read-only")}
+WRITE_FAILURES = {errno.ENOSPC: (codes.DISK_FULL, "no space left on the device"),
+                  errno.EDQUOT: (codes.DISK_FULL, "the disk quota is used up"),
+                  errno.EFBIG: (codes.OUTPUT_TOO_LARGE, "the file is over the file-size limit (ulimit -f)"),
+                  errno.EROFS: (codes.OUTPUT_NOT_WRITABLE, "the file system is read-only")}
 
 
 @contextmanager
@@ -34,7 +35,12 @@ def writing(target: Path | Callable[[OSError], Path]) -> Iterator[None]:
             raise
         code, what = WRITE_FAILURES[exc.errno]
         where = target(exc) if callable(target) else target
-        raise MusterError(f"cannot write: {what}; nothing was changed", Location(where), code=code) from None
+        raise MusterError.of(code, Location(where), action="write", reason=f"{what}; nothing was changed") from None
+
+
+def unwritable(action: str, exc: OSError, where: Location | None = None) -> MusterError:
+    """The problem of an output Muster cannot write ("cannot {action}: {the system's reason}")."""
+    return MusterError.of(codes.OUTPUT_NOT_WRITABLE, where, action=action, reason=exc.strerror or exc)
 
 
 def atomic_target(final: Path) -> Path:
@@ -69,14 +75,15 @@ def confined(root: Path, name: str) -> Path:
         raise MusterError(f"expected a file name, got {name!r}", code="wrong-type")
     candidate = Path(name)
     if candidate.is_absolute():
-        raise MusterError(f"'{name}' is an absolute path; name a file inside {root.name}/", code="file-outside-game")
+        raise MusterError.of(codes.FILE_OUTSIDE_GAME, name=name, leads="is an absolute path; name a file inside",
+                             folder=root.name)
     base = root.resolve()
     try:
         resolved = (base / candidate).resolve()
     except (RuntimeError, OSError):  # Python 3.11 says RuntimeError of a loop of links, later ones OSError (ELOOP)
-        raise MusterError(f"'{name}' is a loop of symbolic links", code="link-loop") from None
+        raise MusterError.of(codes.LINK_LOOP, name=name) from None
     if resolved != base and base not in resolved.parents:
-        raise MusterError(f"'{name}' leads outside {root.name}/", code="file-outside-game")
+        raise MusterError.of(codes.FILE_OUTSIDE_GAME, name=name, leads="leads outside", folder=root.name)
     return resolved
 
 

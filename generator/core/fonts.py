@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
-from . import sfnt, shaping
+from . import codes, sfnt, shaping
 from .bundle import fonts_dir
 from .errors import Location, MusterError, did_you_mean
 from .inputs import FONT, read_bytes
@@ -113,7 +113,8 @@ def _forget() -> None:
 def font_book() -> FontBook:
     """The font book in use: read by reading.fonts.read_font_book (which loading a game does), or received."""
     if _book is None:
-        raise MusterError("no font book yet: reading.fonts.read_font_book() reads the bundled one")
+        raise MusterError.of(codes.INTERNAL_ERROR, detail="no font book yet: reading.fonts.read_font_book() reads the "
+                             "bundled one")
     return _book
 
 
@@ -168,16 +169,15 @@ def parsed(name: str, path: Path, stamp: str = "", face: int | str = 0):
     except MusterError as problem:
         raise MusterError(problem.message, Location(path), code=problem.code) from None
     except Exception:  # fontTools meets a damaged name table with whatever Python raises
-        raise MusterError("a damaged font: its names cannot be read", Location(path), code="damaged-font") from None
+        raise sfnt.damaged("its names cannot be read", Location(path)) from None
     handle = io.BytesIO(readable)
     handle.name = str(path)  # what reportlab calls the font file in its messages
     try:
         font = TTFont(name, handle)
     except TTFError as exc:
-        raise MusterError(f"not a font file Muster can read: {exc}", Location(path), code="bad-font") from None
+        raise MusterError.of(codes.BAD_FONT, Location(path), problem=exc) from None
     except Exception:  # reportlab's parser meets a damaged or cut short font with whatever Python raises
-        raise MusterError("not a font file Muster can read: damaged or cut short", Location(path),
-                          code="bad-font") from None
+        raise MusterError.of(codes.BAD_FONT, Location(path), problem="damaged or cut short") from None
     if postscript:
         font.face.__class__ = outlines.ConvertedFace
         font.face.outlines = outlines.Outlines(data, index, Location(path))

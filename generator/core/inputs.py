@@ -19,6 +19,7 @@ from functools import lru_cache, wraps
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, TypeVar
 
+from . import codes
 from .errors import Location, MusterError
 
 MIB = 1024 * 1024
@@ -126,9 +127,9 @@ def _check(status: os.stat_result, allowance: Allowance, where: Location) -> Non
         raise MusterError("expected a file, found a folder", where, code="missing-file")
     for test, kind in _SPECIAL:
         if test(mode):
-            raise MusterError(f"{kind}, not a regular file: refused", where, code="not-a-regular-file")
+            raise MusterError.of(codes.NOT_A_REGULAR_FILE, where, what=kind, hint="")
     if not stat.S_ISREG(mode):
-        raise MusterError("not a regular file: refused", where, code="not-a-regular-file")
+        raise MusterError.of(codes.NOT_A_REGULAR_FILE, where, what="a file of another kind", hint="")
     if status.st_size > allowance.limit:
         raise _too_large(status.st_size, allowance, where)
 

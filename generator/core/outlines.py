@@ -18,8 +18,9 @@ from itertools import accumulate
 
 from reportlab.pdfbase.ttfonts import TTFontFace
 
+from . import codes
 from .errors import Location, MusterError
-from .sfnt import POSTSCRIPT, assemble, faces, tables
+from .sfnt import POSTSCRIPT, assemble, damaged, faces, over, tables
 
 _DROPPED = (*POSTSCRIPT, "VORG")  # tables of PostScript outlines only
 MAX_ERROR = 1.0  # font units a converted curve may stray from the original
@@ -38,7 +39,7 @@ def face_index(data: bytes, face: int | str) -> int:
         if face in known:
             return index
     listed = "; ".join(f"{index}: {', '.join(sorted(known))}" for index, known in enumerate(names))
-    raise MusterError(f"the font file has no face named '{face}' (faces {listed})", code="unknown-face")
+    raise MusterError.of(codes.UNKNOWN_FACE, face=f"named '{face}'", faces=f"faces {listed}")
 
 
 def _names(data: bytes, index: int) -> set[str]:
@@ -98,8 +99,7 @@ class Outlines:
         except MusterError as problem:
             raise MusterError(f"glyph {number}: {problem.message}", self.where, code=problem.code) from None
         except Exception:  # fontTools meets damaged charstrings with whatever Python raises
-            raise MusterError(f"a damaged font: the outline of glyph {number} cannot be read", self.where,
-                              code="damaged-font") from None
+            raise damaged(f"the outline of glyph {number} cannot be read", self.where) from None
         glyph = pen.glyph()
         return glyph.compile(self._table) if glyph.numberOfContours else b""
 
@@ -130,8 +130,7 @@ def _bounded():
         def execute(self, charString):
             self.runs += 1
             if self.runs > MAX_RUNS:
-                raise MusterError(f"its outline runs over {MAX_RUNS:,} charstrings and subroutines: over the limit "
-                                  f"of {MAX_RUNS:,}", code="font-limit")
+                raise over(f"its outline runs over {MAX_RUNS:,} charstrings and subroutines", MAX_RUNS)
             return super().execute(charString)
 
     return Bounded

@@ -16,7 +16,8 @@ import struct
 import sys
 from array import array
 
-from .errors import MusterError
+from . import codes
+from .errors import Location, MusterError
 
 MAX_FACES = 64             # fonts in one collection (.ttc, .otc)
 MAX_TABLES = 100           # tables in one font: real fonts have 10 to 30
@@ -33,12 +34,12 @@ _COLLECTION = b"ttcf"
 _WORDS, _SCALE, _MORE, _XY_SCALE, _TWO_BY_TWO = 0x0001, 0x0008, 0x0020, 0x0040, 0x0080
 
 
-def damaged(message: str) -> MusterError:
-    return MusterError(f"a damaged font: {message}", code="damaged-font")
+def damaged(message: str, where: Location | None = None) -> MusterError:
+    return MusterError.of(codes.DAMAGED_FONT, where, problem=message)
 
 
 def over(what: str, limit: int) -> MusterError:
-    return MusterError(f"{what}: over the limit of {limit:,}", code="font-limit")
+    return MusterError.of(codes.FONT_LIMIT, what=what, limit=limit)
 
 
 def check(data: bytes, face: int = 0) -> None:
@@ -88,14 +89,14 @@ def _face_offset(view: memoryview, face: int) -> int:
     """Where the table directory of font `face` begins: 0 in a single font, from the header in a collection."""
     count = faces(view)
     if not 0 <= face < count:
-        raise MusterError(f"the font file has no face {face} (it has {count}: 0 to {count - 1})", code="unknown-face")
+        raise MusterError.of(codes.UNKNOWN_FACE, face=face, faces=f"it has {count}: 0 to {count - 1}")
     return _u32(view, 12 + 4 * face) if view[:4] == _COLLECTION else 0
 
 
 def _directory(view: memoryview, start: int) -> dict[str, tuple[int, int]]:
     """Each table's tag -> (offset, length), every one inside the file."""
     if start + 12 > len(view) or bytes(view[start:start + 4]) not in _SFNT:
-        raise MusterError("not a font file Muster can read: not a TrueType or OpenType font", code="bad-font")
+        raise MusterError.of(codes.BAD_FONT, problem="not a TrueType or OpenType font")
     count = _u16(view, start + 4)
     if start + 12 + 16 * count > len(view):
         raise damaged("its table directory runs past the end of the file")

@@ -385,14 +385,13 @@ def _convert(data: bytes, where: Location):
     try:
         drawing = svg2rlg(io.BytesIO(data))
     except Exception as exc:  # svglib's own failures are many and undocumented: any is the file's fault
-        raise MusterError(f"cannot be drawn: {type(exc).__name__}: {' '.join(str(exc).split())[:120]}", where,
-                          code="svg-undrawable") from None
+        raise MusterError.of(codes.SVG_UNDRAWABLE, where, how="",
+                             problem=f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}") from None
     finally:
         logger.removeHandler(complaints)
         logger.propagate = propagate
     if complaints.messages:
-        raise MusterError(f"cannot be drawn as written: {complaints.messages[0][:160]}", where,
-                          code="svg-undrawable")
+        raise MusterError.of(codes.SVG_UNDRAWABLE, where, how=" as written", problem=complaints.messages[0][:160])
     if drawing is None or drawing.width <= 0 or drawing.height <= 0:
         raise MusterError("has no size: give it a viewBox, or a width and a height", where, code="bad-image")
     _finite(drawing, where)

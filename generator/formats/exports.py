@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ..core import codes
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..core.options import Options
 from ..core.units import CARD_SIZES, MM_PER, PT_PER_MM, parse_length
@@ -138,7 +139,8 @@ def prepare(target, deck_ids: list[str] | None, bleed: float, variants=(), every
     if deck_ids:
         unknown = [d for d in deck_ids if d not in game.decks]
         if unknown:
-            raise MusterError(f"--deck: no deck '{unknown[0]}' in {game.id} (decks: {', '.join(game.decks)})")
+            raise MusterError.of(codes.UNKNOWN_DECK, field="--deck", name=unknown[0], game=game.id,
+                                 hint=f" (decks: {', '.join(game.decks)})")
         decks = [game.decks[d] for d in dict.fromkeys(deck_ids)]
     else:
         # the card decks; a game of counters alone (the grid battle) exports its counters

@@ -157,7 +157,8 @@ def findings_page() -> str:
     lines = ["# Finding codes", "",
              "<!-- made from generator/core/codes.py by `python -m generator.formats.reference`: edit that -->", "",
              "Every finding `muster validate` and `muster build` print carries one of these codes (in `--format json`, "
-             "its `code`), stable from release to release: filter on the code, never on the wording. "
+             "its `code`; a game that cannot be read at all is in that list too, as its one error), stable from release "
+             "to release: filter on the code, never on the wording. "
              "`muster validate --codes` lists them too.", "",
              "| code | severity | meaning | message |", "| --- | --- | --- | --- |"]
     for code in CODES.values():

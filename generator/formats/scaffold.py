@@ -10,8 +10,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..core import codes
 from ..core.errors import Location, MusterError
-from ..core.files import writing
+from ..core.files import unwritable, writing
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "new-game"
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -22,8 +23,8 @@ MAX_TITLE = 80
 def check_name(name: str) -> str:
     """The game's name as a folder name: lower case letters, digits and single dashes between them."""
     if not NAME.match(name) or len(name) > MAX_NAME:
-        raise MusterError(f"'{name}' is not a game name: use lower case letters, digits and dashes "
-                          f"(such as my-game), at most {MAX_NAME} characters")
+        raise MusterError.of(codes.BAD_ID, field="NAME", what="a game name",
+                             more=f" (such as my-game), at most {MAX_NAME} characters: got '{name}'")
     return name
 
 
@@ -43,22 +44,23 @@ def new_game(name: str, parent: Path, title: str | None = None, source: Path | N
     if source is None:
         title = title_of(name) if title is None else title.strip()
         if not title or "\n" in title or len(title) > MAX_TITLE:
-            raise MusterError(f"--title: expected one line of at most {MAX_TITLE} characters")
+            raise MusterError(f"--title: expected one line of at most {MAX_TITLE} characters", field="--title",
+                              code=codes.BAD_OPTION.name)
     elif title is not None:
-        raise MusterError("--title: a copied game keeps its title; change title: in its game.yaml")
+        raise MusterError("--title: a copied game keeps its title; change title: in its game.yaml", field="--title",
+                          code=codes.BAD_OPTION.name)
     target = Path(parent) / name
     if target.exists() or target.is_symlink():
-        raise MusterError("already exists; Muster does not overwrite a folder (choose another name or --dir)",
-                          Location(target))
+        raise MusterError.of(codes.ALREADY_EXISTS, Location(target))
     try:
         Path(parent).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise MusterError(f"cannot create the folder: {exc.strerror}", Location(Path(parent))) from None
+        raise unwritable("create the folder", exc, Location(Path(parent))) from None
     try:
         with writing(target):
             staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".tmp", dir=parent))
     except OSError as exc:
-        raise MusterError(f"cannot create the folder: {exc.strerror}", Location(Path(parent))) from None
+        raise unwritable("create the folder", exc, Location(Path(parent))) from None
     try:
         with writing(target):
             if source is None:
@@ -69,7 +71,7 @@ def new_game(name: str, parent: Path, title: str | None = None, source: Path | N
         os.umask(mask)
         os.chmod(staging, 0o777 & ~mask)  # mkdtemp makes the folder private; a game folder is an ordinary one
         if target.exists():
-            raise MusterError("already exists; Muster does not overwrite a folder", Location(target))
+            raise MusterError.of(codes.ALREADY_EXISTS, Location(target))
         os.rename(staging, target)
     finally:
         if staging.exists():

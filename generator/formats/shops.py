@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..core import codes
 from ..core.errors import MusterError
 from ..core.options import Options
 from ..core.units import parse_length, parse_size
@@ -70,8 +71,8 @@ class Shop:
                 if abs(size.card[0] - w) <= MATCH_MM and abs(size.card[1] - h) <= MATCH_MM]
         if not near:
             printed = ", ".join(f"{s.name} ({s.card[0]:g} x {s.card[1]:g} mm)" for s in self.sizes.values())
-            raise MusterError(f"{self.name} does not print deck '{deck.id}''s {w:g} x {h:g} mm cards; it prints "
-                              f"{printed}", deck.where, "format.size", code="shop-size")
+            raise MusterError.of(codes.SHOP_SIZE, deck.where, "format.size", shop=self.name, deck=deck.id, w=w, h=h,
+                                 printed=printed)
         return min(near, key=lambda s: abs(s.card[0] - w) + abs(s.card[1] - h))
 
     def fitted(self, deck):
@@ -109,10 +110,10 @@ def find_shop(name: str | None, game) -> Shop:
 
     chosen = name or (game.shop if game is not None else "")
     if not chosen:
-        raise MusterError(f"name a shop ({', '.join(shops())}): muster export shop SHOP GAME, or shop: in "
-                          "game.yaml", game.where if game is not None else None)
+        raise MusterError.of(codes.NO_SHOP, game.where if game is not None else None, shops=", ".join(shops()))
     if chosen not in shops():
-        raise MusterError(f"no shop '{chosen}'{did_you_mean(chosen, shops())} (shops: {', '.join(shops())})")
+        raise MusterError.of(codes.UNKNOWN_SHOP, name=chosen, hint=did_you_mean(chosen, shops()),
+                             shops=", ".join(shops()))
     return shops()[chosen]
 
 
@@ -124,7 +125,8 @@ def export_shop(shop: Shop, game, deck, laid, staging) -> DeckExport:
     files: list[dict] = []
     cards = []
     if not rows:
-        raise MusterError(f"deck '{deck.id}' has no card with a copy to print", deck.where)
+        raise MusterError.of(codes.NOTHING_TO_EXPORT, deck.where, subject=f"deck '{deck.id}'",
+                             nothing="no card with a copy to print")
     if shop.file == "pdf":
         described = _write_pdf(shop, game, deck, laid, rows, staging, files)
         cards = [{"number": row.number, "id": row.id, "title": row.title, "count": row.count} for row in rows]

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean, display_path
 from ..core.files import atomic_write
 from ..core.model import Game
@@ -145,9 +146,8 @@ def import_deck(source: Path, game_path: str | Path, deck_id: str, output: Path 
 
 def _deck(game: Game, deck_id: str):
     if deck_id not in game.decks:
-        raise MusterError(f"game '{game.id}' has no deck '{deck_id}'"
-                          + did_you_mean(deck_id, game.decks, f" (its decks: {', '.join(game.decks)})"),
-                          code="unknown-deck")
+        raise MusterError.of(codes.UNKNOWN_DECK, field="--deck", name=deck_id, game=game.id,
+                             hint=did_you_mean(deck_id, game.decks, f" (its decks: {', '.join(game.decks)})"))
     return game.decks[deck_id]
 
 

@@ -11,6 +11,7 @@ import statistics as stats
 from collections import Counter
 from dataclasses import dataclass
 
+from ..core import codes
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import Deck, Game
 from ..reading.rules import CARD_FACTS, matches
@@ -182,8 +183,8 @@ def game_statistics(game: Game, deck_ids: list[str] | None = None, draw: Draw | 
 def _decks(game: Game, deck_ids: list[str] | None) -> list[Deck]:
     for deck_id in deck_ids or ():
         if deck_id not in game.decks:
-            raise MusterError(f"--deck: no deck '{deck_id}' in {game.id}" + did_you_mean(deck_id, game.decks),
-                              field="--deck", code="unknown-deck")
+            raise MusterError.of(codes.UNKNOWN_DECK, field="--deck", name=deck_id, game=game.id,
+                                 hint=did_you_mean(deck_id, game.decks))
     return [game.decks[d] for d in dict.fromkeys(deck_ids)] if deck_ids else list(game.decks.values())
 
 

@@ -19,6 +19,7 @@ import math
 from pathlib import Path
 from urllib.parse import quote
 
+from ..core import codes
 from ..core.errors import MusterError
 from ..core.units import MM_PER
 from ..core.written import json_text
@@ -244,7 +245,8 @@ def export_saved_object(game, exported: list, staging, dpi: int, base_url: str |
     from .. import __version__
 
     if not exported and not game.boards:
-        raise MusterError(f"{game.id}: nothing to put in a Tabletop Simulator saved object")
+        raise MusterError.of(codes.NOTHING_TO_EXPORT, subject=game.id,
+                             nothing="nothing to put in a Tabletop Simulator saved object")
     files: list[dict] = []
     boards = board_images(game, staging, dpi, files)
     images = Images(staging.folder, base_url)

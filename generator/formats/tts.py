@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..core import codes
 from ..core.errors import MusterError
 from ..core.units import MM_PER
 from ..rendering.raster import FaceRaster, check_pixels, png_bytes
@@ -44,7 +45,8 @@ def tts_grid(card: tuple[float, float], cards: int, dpi: int = DEFAULT_DPI) -> T
     """The grid for `cards` faces plus the hidden slot that gives them the most pixels within 4096 x 4096
     (at most `dpi`); on a tie, the one with fewer empty slots, then the wider one."""
     if not 1 <= cards <= TTS_CARDS_PER_SHEET:
-        raise MusterError(f"a TTS sheet holds 1 to {TTS_CARDS_PER_SHEET} cards, not {cards}")
+        raise MusterError.of(codes.INTERNAL_ERROR,
+                             detail=f"a TTS sheet holds 1 to {TTS_CARDS_PER_SHEET} cards, not {cards}")
     best = None
     for columns in range(TTS_MIN_GRID, TTS_COLUMNS + 1):
         for rows in range(TTS_MIN_GRID, TTS_ROWS + 1):
@@ -66,7 +68,8 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
 
     copies = len(laid.fronts)
     if copies == 0:
-        raise MusterError(f"deck '{deck.id}' has no cards to export")
+        raise MusterError.of(codes.NOTHING_TO_EXPORT, deck.where, subject=f"deck '{deck.id}'",
+                             nothing="no cards to export")
     chunks = tts_chunks(copies)
     grid = tts_grid(deck.format.face_size, max(len(chunk) for chunk in chunks), dpi)  # one grid for all its sheets
     backs = [front if back is None else back for front, back in zip(laid.fronts, laid.backs)]  # single-sided: front

@@ -21,6 +21,7 @@ import re
 import zipfile
 from xml.etree import ElementTree
 
+from ..core import codes
 from ..core.errors import MusterError
 from ..core.units import paper_size
 from ..rendering.raster import png_bytes, rasterise_faces
@@ -390,7 +391,7 @@ def write_vmod(game, decks, laid, path, progress=None) -> dict:
     the roster and GlobalOptions before the maps, so that the first map is docked in the main window and shown at
     New Game; the prototypes before the pieces that use them."""
     if not decks and not game.boards:
-        raise MusterError(f"{game.id}: no boards or decks to put in a VASSAL module", code="vassal-empty")
+        raise MusterError.of(codes.VASSAL_EMPTY, game=game.id)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         module = Module(game, archive)
         rules = add_rulebook(module, game)

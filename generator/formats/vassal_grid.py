@@ -4,6 +4,7 @@ names every cell as the map prints it."""
 
 from __future__ import annotations
 
+from ..core import codes
 from ..core.errors import MusterError
 from ..core.geometry import HexGrid, number_digits
 from ..core.units import MM_PER
@@ -52,9 +53,7 @@ def numbering(grid, board: str) -> dict:
     h keys number its columns, v keys its rows; sideways, its columns are the map's rows, so the map's columns
     take the v keys and come first with first="V". No stagger: VASSAL numbers a hex by its line, as Muster does."""
     if grid.numbering == "letter" and grid.columns + grid.first[0] - 1 > 26:
-        raise MusterError(f"{board}: VASSAL names the columns after Z AA, BB, ..., the map AA, AB; use numbering "
-                          f"\"0101\" for a grid of {grid.columns} columns",
-                          code="vassal-numbering")
+        raise MusterError.of(codes.VASSAL_NUMBERING, board=board, columns=grid.columns)
     sideways = grid.shape == "hex" and grid.orientation == "pointy"
     shift = hex_shift(grid) if grid.shape == "hex" else 0
     column_shift, row_shift = (0, shift) if sideways else (shift, 0)

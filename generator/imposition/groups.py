@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Iterator, Sequence
 
 from ..core.display import Rect, Run
+from ..core import codes
 from ..core.errors import MusterError
 from ..core.plan import SheetGroup
 from .sheets import Arrangement, Sheet, Slot, sheet_marks
@@ -45,8 +46,8 @@ def block_pages(groups: Sequence[SheetGroup], arrangement: Arrangement) -> list[
             room = math.floor((bottom - y - LABEL + gutter + 1e-9) / pitch)
             if room < 1:
                 if not pages[-1].slots:
-                    raise MusterError(f"a block of {first.w:g} x {first.h:g} mm counters and its label do not fit "
-                                     f"the sheet")
+                    raise MusterError.of(codes.DOES_NOT_FIT, paper="the sheet",
+                                         thing=f"a block of {first.w:g} x {first.h:g} mm counters with its label")
                 pages.append(Page())
                 y = top
                 continue

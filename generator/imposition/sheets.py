@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, replace
 
 from ..core.display import Ellipse, Line, Polygon, Rect
+from ..core import codes
 from ..core.errors import MusterError
 
 MARGIN = 4.0        # mm from the paper's edge to the outer bleed: room for crop marks
@@ -115,9 +116,8 @@ def arrange(paper: tuple[float, float], card: tuple[float, float], bleed: float,
     if fold:
         first_x = width / 2 - FOLD_CLEARANCE - bleed - (cols * card[0] + (cols - 1) * gutter_x)
     if cols < 1 or rows < 1:
-        raise MusterError(
-            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed does not fit on "
-            f"{width:g} x {height:g} mm paper{' folded in half' if fold else ''}")
+        raise MusterError.of(codes.DOES_NOT_FIT, thing=f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed",
+                             paper=f"{width:g} x {height:g} mm paper{' folded in half' if fold else ''}")
     slots = []
     for row in range(rows):
         for col in range(cols):
@@ -226,7 +226,7 @@ def sheets(fronts: list[int], backs: list[int], arrangement: Arrangement, duplex
     none: all front pages, then all back pages, unmirrored.
     """
     if duplex not in DUPLEX_MODES:
-        raise MusterError(f"duplex must be one of {', '.join(DUPLEX_MODES)}, got {duplex!r}")
+        raise MusterError.of(codes.BAD_CHOICE, field="duplex", choices=", ".join(DUPLEX_MODES), got=duplex)
     per = arrangement.per_sheet
     chunks = [range(i, min(i + per, len(fronts))) for i in range(0, len(fronts), per)]
     edge = "short" if duplex == "short" else "long"

@@ -8,6 +8,7 @@ from functools import partial
 from typing import Callable
 
 from ..core.display import Face
+from ..core import codes
 from ..core.errors import Finding, MusterError
 from ..core.geometry import HexGrid, cell_centre, cell_index, cell_label
 from ..core.model import Board, Game
@@ -33,8 +34,8 @@ def placed_cells(board: Board, seed: int) -> dict[str, list[tuple[int, int]]]:
         columns = [c - 1 for c in placement.columns] if placement.columns else list(range(board.grid.columns))
         free = [(c, r) for r in rows for c in columns if (c, r) not in taken]
         if placement.count > len(free):
-            raise MusterError(f"board '{board.id}': {placement.count} {name} do not fit in the {len(free)} free cells",
-                              board.where, code="too-few-cells")
+            raise MusterError.of(codes.TOO_FEW_CELLS, board.where, board=board.id, count=placement.count, name=name,
+                                 free=len(free))
         chosen = sorted(random.Random(f"{seed}/{board.id}/{name}").sample(free, placement.count), key=lambda c: (c[1], c[0]))
         taken.update(chosen)
         result[name] = chosen

@@ -21,7 +21,6 @@ from ..core.geometry import HexGrid, cell_centre, cell_label, column_name
 from ..core.model import Icon
 from ..core.units import PT_PER_MM, parse_length
 from ..core.files import confined
-from ..reading.kinds import describe
 from ..reading.resources import image_problem
 from . import symbols, typeset
 from .roles import as_value
@@ -114,9 +113,8 @@ def text(values: dict, element: Element, canvas: Canvas, found: list[Finding]) -
     size = values["size"]
     fitted = typeset.fit_line(typeset.words(parts), values["w"], values["h"], size, values.get("min_size", size))
     if fitted is None:
-        found.append(Finding("error", element.where, "", f"text {describe(values['text'])} does not fit on one line of "
-                             f"{values['w']:.1f} x {values['h']:.1f} mm at {values.get('min_size', size):g} pt",
-                             "text-overflow"))
+        found.append(Finding.of(codes.TEXT_OVERFLOW, element.where, kind="text", text=values["text"][:40],
+                                room="on one line of", w=values["w"], h=values["h"], size=values.get("min_size", size)))
         return []
     font = parts[0].font if parts else values["font"]
     baseline = values["y"] + values["h"] / 2 + fonts.cap_height(font) * fitted.size / PT_PER_MM / 2
@@ -130,8 +128,8 @@ def paragraph(values: dict, element: Element, canvas: Canvas, found: list[Findin
     min_size = values.get("min_size", size)
     fitted = typeset.fit_block(typeset.words(parts), values["w"], values["h"], size, min_size, leading)
     if fitted is None:
-        found.append(Finding("error", element.where, "", f"paragraph {values['text'][:40]!r} does not fit in "
-                             f"{values['w']:.1f} x {values['h']:.1f} mm at {min_size:g} pt", "text-overflow"))
+        found.append(Finding.of(codes.TEXT_OVERFLOW, element.where, kind="paragraph", text=values["text"][:40],
+                                room="in", w=values["w"], h=values["h"], size=min_size))
         return []
     line_height = fitted.size * leading / PT_PER_MM
     block = line_height * len(fitted.lines)
@@ -155,8 +153,8 @@ def _spans(values: dict, element: Element, canvas: Canvas, found: list[Finding])
             symbols.icon_name(name, element.fields["text"].where)
     missing = [name for name in named if name not in canvas.icons and not name.startswith(SYMBOL_PREFIX)]
     if missing:
-        raise MusterError(f"text: unknown icon '{missing[0]}' (the game's icons: {', '.join(canvas.icons) or 'none'})",
-                          element.fields["text"].where, code="unknown-icon")
+        raise MusterError.of(codes.UNKNOWN_ICON, element.fields["text"].where, name=repr(missing[0]),
+                             hint=f" (the game's icons: {', '.join(canvas.icons) or 'none'})")
     for role, mark, code in (("bold", "**bold**", codes.NO_BOLD), ("italic", "*italic*", codes.NO_ITALIC)):
         family = None
         if any(getattr(s, role) and s.token.text.strip() for s in segments):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote
 
 from ..core.display import Face
+from ..core import codes
 from ..core.errors import MusterError, did_you_mean
 from ..core.model import Card, Deck, Game
 from ..core.units import parse_length
@@ -171,7 +172,7 @@ def _anchor(values: dict) -> tuple[float, float]:
 
 
 def _refused(source: str, problem: str) -> MusterError:
-    return MusterError(f"figure '{source}': {problem}", field="rulebook", code="card-figure")
+    return MusterError.of(codes.CARD_FIGURE, field="rulebook", source=source, problem=problem)
 
 
 _FIGURE = re.compile(r"^ {0,3}!\[[^\]\n]*\]\(\s*(<card:[^>\n]*>|card:\S*)(?:\s+\"[^\"\n]*\")?\s*\)\s*$", re.MULTILINE)

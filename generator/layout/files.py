@@ -100,8 +100,7 @@ def _element(index: int, raw, where: Location) -> Element:
         raise MusterError(f"elements[{index}]: expected a mapping", where, code="layout-error")
     name = raw.get("kind")
     if name not in ELEMENTS:
-        raise MusterError(f"elements[{index}].kind: expected one of {', '.join(ELEMENTS)}, got {name!r}",
-                          _at(raw, "kind"), code="unknown-kind")
+        raise MusterError.of(codes.UNKNOWN_KIND, _at(raw, "kind"), index=index, kinds=", ".join(ELEMENTS), got=name)
     kind = ELEMENTS[name]
     translations = []
     for key in raw:

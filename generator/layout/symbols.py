@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from ..core.display import Ellipse, Line, Polygon, Polyline, Rect
+from ..core import codes
 from ..core.errors import Location, MusterError, did_you_mean
 from ..core.inline import SYMBOL_PREFIX
 
@@ -55,8 +56,8 @@ class SymbolSet:
     def frame(self, affiliation: str, where: Location | None) -> Frame:
         frame = self.frames.get(affiliation)
         if frame is None:
-            raise MusterError(f"affiliation: no affiliation '{affiliation}' (expected {', '.join(self.frames)})"
-                              f"{_hint(affiliation, self.frames)}", where, code="unknown-affiliation")
+            raise MusterError.of(codes.UNKNOWN_AFFILIATION, where, name=affiliation, expected=", ".join(self.frames),
+                                 hint=_hint(affiliation, self.frames))
         return frame
 
     def shapes(self, types: str, where: Location | None) -> tuple[dict, ...]:
@@ -65,8 +66,8 @@ class SymbolSet:
         for name in types.split("+"):
             name = name.strip()
             if name not in self.types:
-                raise MusterError(f"type: no unit type '{name}' (expected {', '.join(self.types)})"
-                                  f"{_hint(name, self.types)}", where, code="unknown-unit-type")
+                raise MusterError.of(codes.UNKNOWN_UNIT_TYPE, where, name=name, expected=", ".join(self.types),
+                                     hint=_hint(name, self.types))
             shapes += self.types[name]
         return shapes
 
@@ -74,9 +75,9 @@ class SymbolSet:
         name = self.marks.get(echelon, echelon)
         if name not in self.echelons:
             known = [*self.echelons, *self.marks]
-            raise MusterError(f"echelon: no echelon '{echelon}' (expected a name or a mark: "
-                              f"{', '.join(f'{n} ({m})' for m, n in self.marks.items())})"
-                              f"{_hint(echelon, known)}", where, code="unknown-echelon")
+            raise MusterError.of(codes.UNKNOWN_ECHELON, where, name=echelon,
+                                 expected=", ".join(f"{n} ({m})" for m, n in self.marks.items()),
+                                 hint=_hint(echelon, known))
         return self.echelons[name]
 
 
@@ -213,8 +214,7 @@ def icon_name(name: str, where: Location | None) -> tuple[str, str]:
     something the set lacks."""
     parts = name[len(SYMBOL_PREFIX):].split(":")
     if len(parts) > 2:
-        raise MusterError(f"text: icon '{name}': expected [[nato:TYPE]] or [[nato:AFFILIATION:TYPE]]", where,
-                          code="unknown-unit-type")
+        raise MusterError.of(codes.BAD_ICON, where, name=name)
     affiliation, types = parts if len(parts) == 2 else ("friend", parts[0])
     symbols = symbol_set()
     symbols.frame(affiliation, where)

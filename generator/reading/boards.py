@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core import codes
 from ..core.errors import MusterError, did_you_mean
 from ..core.geometry import HexGrid, cell_index, grid_extent
 from ..core.model import Board, BoardGrid, Hexside, Placement, Terrain, frozen
@@ -50,8 +51,7 @@ def read_boards(reader: Reader, data: Map, constants: dict, colours: dict[str, s
             continue
         file = reader.value(body, BOARD["file"], field, default=board_id)
         if not DECK_ID.match(file):
-            reader.error(at(body, "file"), join(field, "file"), "a file stem is lower case letters, digits and dashes",
-                         "bad-id")
+            reader.found(codes.BAD_ID, at(body, "file"), join(field, "file"), what="a file stem", more="")
             continue
         if "layout" not in body:  # reported by Reader.keys: a board without a layout cannot be drawn
             continue
@@ -199,7 +199,7 @@ def _hex_terrain(reader: Reader, body: Map, field: str, grid: BoardGrid | None, 
     if not (raw_hexes or raw_sides) or (grid is None and "grid" in body):  # a bad grid is reported already
         return {"terrain": frozen(terrain)}
     if grid is None or grid.shape != "hex":
-        reader.error(body.where, field, "hexes and hexsides need a hex grid (grid: {shape: hex})", "not-hex-grid")
+        reader.found(codes.NOT_HEX_GRID, body.where, field)
         return {"terrain": frozen(terrain)}
     hexes = {}
     for label, kind in raw_hexes.items():
@@ -223,8 +223,8 @@ def _terrain_specs(reader: Reader, body: Map, field: str):
 def _known(reader: Reader, terrain: dict, kind, where, field: str) -> bool:
     if kind in terrain:
         return True
-    reader.error(where, field, f"unknown terrain {kind!r}{did_you_mean(str(kind), list(terrain), '')} "
-                 f"(the board's terrain: {', '.join(terrain) or 'none'})", "unknown-terrain")
+    reader.found(codes.UNKNOWN_TERRAIN, where, field, name=kind, hint=did_you_mean(str(kind), list(terrain), ""),
+                 terrain=", ".join(terrain) or "none")
     return False
 
 

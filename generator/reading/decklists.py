@@ -14,9 +14,11 @@ import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..core import codes
 from ..core.errors import Finding, GameInvalid, Location, MusterError, did_you_mean, has_errors
 from ..core.inputs import Allowance, read_bytes
 from ..core.model import Card, Game, frozen
+from .kinds import describe
 from .sourcemap import Map, load_yaml
 
 LIST_FILE = Allowance("deck list", 256 * 1024)
@@ -137,7 +139,7 @@ def load_listed(target, path: Path, variants=(), sets=(), language: str | None =
 def _text(path: Path, data: bytes) -> str:
     """The file as text: UTF-8 (with or without a byte-order mark), never binary."""
     if b"\0" in data:
-        raise MusterError("not a deck list: the file is binary", Location(path), code="binary-file")
+        raise MusterError.of(codes.BINARY_FILE, Location(path), what="a deck list")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -145,8 +147,8 @@ def _text(path: Path, data: bytes) -> str:
         raise MusterError("not UTF-8 text", Location(path, line, 1), code="bad-encoding") from None
 
 
-def _error(findings: list[Finding], where: Location, field: str, message: str, code: str) -> None:
-    findings.append(Finding("error", where, field, message, code))
+def _error(findings: list[Finding], where: Location, field: str, code: codes.Code, **values) -> None:
+    findings.append(Finding.of(code, where, field, **values))
 
 
 def _text_lines(path: Path, text: str, findings: list[Finding]) -> list[_Line]:
@@ -156,8 +158,7 @@ def _text_lines(path: Path, text: str, findings: list[Finding]) -> list[_Line]:
     for number, raw in enumerate(text.splitlines(), 1):
         where = Location(path, number, 1)
         if len(raw) > MAX_LINE_CHARS:
-            _error(findings, where, "", f"a line of a deck list is at most {MAX_LINE_CHARS} characters",
-                   "bad-line")
+            _error(findings, where, "", codes.BAD_LINE, expected=f"a line of at most {MAX_LINE_CHARS} characters")
             continue
         if _COMMENT.match(raw) or not raw.strip():
             continue
@@ -174,8 +175,8 @@ def _text_lines(path: Path, text: str, findings: list[Finding]) -> list[_Line]:
         if match is None and (match := _COUNT_LAST.match(line)):
             title, count = match.group(1), match.group(2)
         if title is None or not all(ch.isprintable() or ch == "\t" for ch in line):
-            _error(findings, where, "", "expected COUNT TITLE (3 Panzer IV, 3x Panzer IV or Panzer IV x3), a "
-                   "section such as Arsenal:, or a comment", "bad-line")
+            _error(findings, where, "", codes.BAD_LINE, expected="COUNT TITLE (3 Panzer IV, 3x Panzer IV or Panzer IV "
+                   "x3), a section such as Arsenal:, or a comment")
             continue
         lines.append(_Line(where, deck, deck_where, count, title.strip(), set_code))
     return lines
@@ -191,8 +192,8 @@ def _yaml_lines(path: Path, findings: list[Finding]) -> list[_Line]:
     lines = []
     for deck, cards in data.items():
         if not isinstance(cards, Map):
-            _error(findings, data.value_where[deck], str(deck), "expected a mapping of title -> count",
-                   "wrong-type")
+            _error(findings, data.value_where[deck], str(deck), codes.WRONG_TYPE, expected="a mapping of title -> count",
+                   got=describe(cards))
             continue
         for title, count in cards.items():
             where = cards.key_where[title]
@@ -220,7 +221,7 @@ def _csv_lines(path: Path, text: str, findings: list[Finding]) -> list[_Line]:
         cells = dict(zip(header, (cell.strip() for cell in row)))
         where = Location(path, number, 1)
         if len(",".join(row)) > MAX_LINE_CHARS:
-            _error(findings, where, "", f"a row of a deck list is at most {MAX_LINE_CHARS} characters", "bad-line")
+            _error(findings, where, "", codes.BAD_LINE, expected=f"a row of at most {MAX_LINE_CHARS} characters")
             continue
         lines.append(_Line(where, cells.get("deck") or None, where, cells.get("count", ""), cells.get("title", ""),
                            cells.get("set") or None))
@@ -254,26 +255,25 @@ class _Matcher:
                 if line.deck_where not in self.unknown_decks:
                     self.unknown_decks.add(line.deck_where)
                     names = [deck.name for deck in self.decks.values()]
-                    _error(self.findings, line.deck_where, "deck", f"no deck '{line.deck}' in {self.game.id}"
-                           + did_you_mean(line.deck, names + list(self.decks), f" (its decks: {', '.join(names)})"),
-                           "unknown-deck")
+                    _error(self.findings, line.deck_where, "deck", codes.UNKNOWN_DECK, name=line.deck,
+                           game=self.game.id,
+                           hint=did_you_mean(line.deck, names + list(self.decks), f" (its decks: {', '.join(names)})"))
                 return None
         count = self._count(line)
         if line.set is not None and line.set not in self.game.sets:
             known = ", ".join(self.game.sets) or "none"
-            self._error(line, "set", f"no set '{line.set}' in {self.game.id}"
-                        + did_you_mean(line.set, self.game.sets, f" (its sets: {known})"), "unknown-set")
+            self._error(line, "set", codes.UNKNOWN_SET, name=line.set,
+                        hint=did_you_mean(line.set, self.game.sets, f" (its sets: {known})"))
             return None
         card, deck = self._card(line, deck_id)
         if card is None or count is None:
             return None
         if line.set is not None and card.set != line.set:
-            self._error(line, "set", f"'{card.title}' is in the set '{card.set}', not '{line.set}'", "wrong-set")
+            self._error(line, "set", codes.WRONG_SET, title=card.title, set=card.set, listed=line.set)
             return None
         key = (deck, card.id)
         if key in self.seen:
-            self._error(line, "title", f"'{card.title}' is listed twice (first at line {self.seen[key].line}): "
-                        "give its copies on one line", "duplicate-entry")
+            self._error(line, "title", codes.DUPLICATE_ENTRY, title=card.title, first=self.seen[key].line)
             return None
         self.seen[key] = line.where
         return Entry(card, deck, count, line.where)
@@ -281,8 +281,7 @@ class _Matcher:
     def _count(self, line: _Line) -> int | None:
         text = line.count.strip()
         if not text.isdigit() or len(text) > _DIGITS or not 1 <= int(text) <= MAX_LIST_COPIES:
-            self._error(line, "count", f"expected a count of copies from 1 to {MAX_LIST_COPIES}, got "
-                        f"'{line.count[:20]}'", "bad-count")
+            self._error(line, "count", codes.BAD_COUNT, most=MAX_LIST_COPIES, got=line.count[:20])
             return None
         return int(text)
 
@@ -292,8 +291,7 @@ class _Matcher:
             found = [(card, deck.id) for deck in decks for card in deck.cards if same(card)]
             if len(found) > 1:
                 shown = ", ".join(self.decks[deck].name for _, deck in found)
-                self._error(line, "title", f"'{line.title}' is a card of several decks ({shown}): put it under "
-                            "a section naming its deck", "ambiguous-title")
+                self._error(line, "title", codes.AMBIGUOUS_TITLE, title=line.title, decks=shown)
                 return None, ""
             if found:
                 return found[0]
@@ -302,8 +300,8 @@ class _Matcher:
                      and any(plain(card.title) == plain(line.title) for card in deck.cards)]
         hint = f" (it is a card of {elsewhere[0]})" if elsewhere else did_you_mean(line.title, titles)
         where = f"deck '{self.decks[deck_id].name}'" if deck_id else self.game.id
-        self._error(line, "title", f"no card '{line.title}' in {where}{hint}", "unknown-title")
+        self._error(line, "title", codes.UNKNOWN_TITLE, title=line.title, scope=where, hint=hint)
         return None, ""
 
-    def _error(self, line: _Line, field: str, message: str, code: str) -> None:
-        _error(self.findings, line.where, field, message, code)
+    def _error(self, line: _Line, field: str, code: codes.Code, **values) -> None:
+        _error(self.findings, line.where, field, code, **values)

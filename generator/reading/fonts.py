@@ -26,7 +26,8 @@ def _bundled() -> fonts.FontBook:
     folder = fonts_dir()
     data = load_yaml(folder / "fonts.yaml")
     if not isinstance(data, Map):
-        raise MusterError("expected a mapping", Location(folder / "fonts.yaml"))
+        raise MusterError.of(codes.WRONG_TYPE, Location(folder / "fonts.yaml"), expected="a mapping",
+                             got=describe(data))
     files = {name: folder / spec["file"] for name, spec in data["fonts"].items()}
     families = {name: dict(members) for name, members in data["families"].items()}
     return fonts.FontBook(files, families)
@@ -112,7 +113,8 @@ def _font_file(reader: Reader, root: Path, value, font: str, field: str) -> tupl
         raise MusterError(f"expected a file name, got {describe(value)}", code="wrong-type")
     path = confined(root, value)
     if Path(os.path.normpath(root.resolve() / value)) != path:
-        raise MusterError(f"'{value}' is a link: name the font file itself", code="not-a-regular-file")
+        raise MusterError.of(codes.NOT_A_REGULAR_FILE, what=f"'{value}' is a link",
+                             hint=" (name the font file itself)")
     if not path.exists():
         raise MusterError.of(codes.MISSING_FILE, name=value, folder=root.name)
     status = path.stat()

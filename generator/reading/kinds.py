@@ -152,8 +152,7 @@ def _dice(value, key) -> tuple[tuple[int, int], ...]:
     for item in value:
         match = DICE.match(item) if isinstance(item, str) else None
         if match is None:
-            raise MusterError(f"expected dice such as 2d6 (how many, d, their sides), got {describe(item)}",
-                              code="bad-dice")
+            raise MusterError.of(codes.BAD_DICE, got=describe(item))
         count, sides = int(match[1] or 1), int(match[2])
         if not (1 <= count <= MAX_DICE and 2 <= sides <= MAX_SIDES):
             raise MusterError(f"expected 1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides, got {item!r}",

@@ -274,9 +274,8 @@ def _embed(reader: Reader, data: Map, icons: dict[str, Icon]) -> dict[str, str]:
             reader.error(raw.key_where[word], field, f"expected a word to print as an icon, got {describe(word)}",
                          "bad-name")
         elif not isinstance(name, str) or name not in icons:
-            reader.error(raw.value_where[word], field, f"unknown icon {describe(name)}"
-                         + did_you_mean(str(name), icons, f" (the game's icons: {', '.join(icons) or 'none'})"),
-                         "unknown-icon")
+            reader.found(codes.UNKNOWN_ICON, raw.value_where[word], field, name=describe(name),
+                         hint=did_you_mean(str(name), icons, f" (the game's icons: {', '.join(icons) or 'none'})"))
         else:
             result[word] = name
     return result

@@ -57,6 +57,10 @@ class Reader:
     def error(self, where: Location | None, field: str, message: str, code: str) -> None:
         self.findings.append(Finding("error", where, field, message, code))
 
+    def found(self, code: codes.Code, where: Location | None, field: str, **values) -> None:
+        """A finding of a declared code, its message from the code's template and `values`."""
+        self.findings.append(Finding.of(code, where, field, **values))
+
     def keep(self, problem: MusterError, where: Location | None, field: str) -> None:
         """A problem raised while reading the value at `where` (`field`), kept as an error finding."""
         self.findings.append(problem.finding("error", where, field))
@@ -108,8 +112,7 @@ class Reader:
         for entry_id, body in raw.items():
             field = join(key.name, entry_id)
             if not isinstance(entry_id, str) or not DECK_ID.match(entry_id):
-                self.error(raw.key_where[entry_id], field, f"a {what} id is lower case letters, digits and dashes",
-                           "bad-id")
+                self.found(codes.BAD_ID, raw.key_where[entry_id], field, what=f"a {what} id", more="")
                 continue
             body = self.mapping(body, raw.value_where[entry_id], field)
             if body is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..core.bundle import bundled_games_dir
 from ..core.errors import Location, MusterError, did_you_mean
-from ..core import svg
+from ..core import codes, svg
 from ..core.inputs import IMAGE, opened, per_version
 
 
@@ -25,7 +25,7 @@ def find_game(name_or_path: str | Path) -> Path:
         raise MusterError("no game.yaml in this folder", Location(path), code="missing-file")
     names = [game.name for game in bundled_games()]
     hint = did_you_mean(path.name, names, f" (bundled games: {', '.join(names)})")
-    raise MusterError(f"no game folder or bundled game named '{name_or_path}'{hint}", code="unknown-game")
+    raise MusterError.of(codes.UNKNOWN_GAME, name=name_or_path, hint=hint)
 
 
 def bundled_games() -> list[Path]:

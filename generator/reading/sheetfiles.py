@@ -25,6 +25,7 @@ import zlib
 from pathlib import Path
 from typing import Iterator
 
+from ..core import codes
 from ..core.errors import Location, MusterError
 from ..core.inputs import MIB, SHEET, YAML, read_bytes
 
@@ -240,8 +241,7 @@ class _PartCheck:
                               f"{exc.lineno})", Location(self.tally.path), code="unreadable") from None
 
     def declaration(self, *_) -> None:
-        raise MusterError(f"{self.name} declares a DTD, which can define entities that expand without end: refused",
-                          Location(self.tally.path), code="unsafe-xml")
+        raise MusterError.of(codes.UNSAFE_XML, Location(self.tally.path), part=self.name)
 
     def start(self, tag: str, attributes: dict) -> None:
         name = tag.rpartition(":")[2]

@@ -81,8 +81,8 @@ class _Builder:
         value = self.value(loader.get_event())
         loader.get_event()  # the document's end
         if not loader.check_event(yaml.StreamEndEvent):
-            raise MusterError("expected one YAML document, found another", self.at(loader.get_event()),
-                              code="yaml-syntax")
+            raise MusterError.of(codes.YAML_SYNTAX, self.at(loader.get_event()),
+                                 problem="expected one YAML document, found another")
         return value
 
     def value(self, event):
@@ -99,7 +99,8 @@ class _Builder:
             if self.aliases > MAX_ALIASES:
                 raise MusterError(f"more than {MAX_ALIASES} aliases: refused", self.at(event), code="too-large")
             if event.anchor not in self.anchors:
-                raise MusterError(f"alias *{event.anchor} has no anchor before it", self.at(event), code="yaml-syntax")
+                raise MusterError.of(codes.YAML_SYNTAX, self.at(event), problem=f"alias *{event.anchor} has no anchor "
+                                     "before it")
             value = self.anchors[event.anchor]
             if value is _BUILDING:
                 raise MusterError("an alias refers to a node that contains it: refused", self.at(event),
@@ -117,7 +118,7 @@ class _Builder:
                 self.anchors[event.anchor] = _BUILDING
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise MusterError(f"nested more than {MAX_DEPTH} deep: refused", self.at(event), code="too-deep")
+                raise MusterError.of(codes.TOO_DEEP, self.at(event), most=MAX_DEPTH)
             value = build(event)
             self.depth -= 1
         if event.anchor is not None:
@@ -162,8 +163,8 @@ class _Builder:
                 raise MusterError(f"a key must be a plain word, got {key!r}", self.at(key_event),
                                   code="unsupported-yaml")
             if key in result:
-                raise MusterError(f"duplicate key '{key}' (first at line {key_where[key].line})", self.at(key_event),
-                                  code="duplicate-key")
+                raise MusterError.of(codes.DUPLICATE_KEY, self.at(key_event), what="key", key=key,
+                                     first=f"line {key_where[key].line}")
             value_event = loader.get_event()
             result[key] = self.value(value_event)
             key_where[key] = self.at(key_event)
@@ -172,7 +173,7 @@ class _Builder:
         for where, value in merged:  # the mapping's own keys win over merged ones, the first merged over later
             for source in (value if isinstance(value, Seq) else [value]):
                 if not isinstance(source, Map):
-                    raise MusterError("<< merges a mapping or a list of mappings", where, code="yaml-syntax")
+                    raise MusterError.of(codes.YAML_SYNTAX, where, problem="<< merges a mapping or a list of mappings")
                 for key, item in source.items():
                     if key not in result:
                         result[key] = item
@@ -219,8 +220,8 @@ def parse_yaml(text: str, path: Path, line: int = 0, depth: int = 0) -> Parsed:
         problem = exc.problem or exc.context
         if mark and text[mark.index:mark.index + 1] == "\t":  # PyYAML: "found character '\t' that cannot start ..."
             problem, opened = "a tab, which YAML does not allow here: indent and separate with spaces", ""
-        raise MusterError(f"YAML syntax: {problem}{opened}", where, code="yaml-syntax") from None
+        raise MusterError.of(codes.YAML_SYNTAX, where, problem=f"{problem}{opened}") from None
     except yaml.YAMLError as exc:
-        raise MusterError(f"YAML: {exc}", Location(path), code="yaml-syntax") from None
+        raise MusterError.of(codes.YAML_SYNTAX, Location(path), problem=exc) from None
     finally:
         loader.dispose()

@@ -54,8 +54,7 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise MusterError(f"expected a .csv, .tsv or .xlsx file, got '{path.name}' (save other formats as .xlsx or CSV)",
-                          Location(path), code="unsupported-file")
+        raise MusterError.of(codes.UNSUPPORTED_FILE, Location(path), name=path.name)
     if sheet is not None and suffix != ".xlsx":
         raise MusterError("--sheet names a worksheet of an .xlsx file; a CSV file has one sheet", Location(path),
                           code="unknown-sheet")
@@ -146,8 +145,7 @@ def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str,
         where = Location(sheet.path, sheet.header_row, column)
         if _blank(cell):
             if any(len(cells) >= column and not _blank(cells[column - 1]) for _, cells in sheet.rows):
-                header.findings.append(Finding.of(codes.UNNAMED_COLUMN, where, detail="a column with values has "
-                                                  "no name in the header row"))
+                header.findings.append(Finding.of(codes.UNNAMED_COLUMN, where))
             continue
         name = _cell_text(cell).strip()
         if name.casefold() in ignored:
@@ -172,8 +170,8 @@ def read_header(sheet: Sheet, traits: Mapping[str, Trait], columns: Mapping[str,
                 header.unknown.append((column, name))
         elif key in header.keys.values():
             first = next(c for c, k in header.keys.items() if k == key)
-            header.findings.append(Finding.of(codes.DUPLICATE_KEY, where, name,
-                                              detail=f"a second '{key}' column (the first is column {first})"))
+            header.findings.append(Finding.of(codes.DUPLICATE_KEY, where, name, what="column", key=key,
+                                              first=f"column {first}"))
         else:
             header.keys[column] = key
     return header

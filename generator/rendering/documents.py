@@ -61,7 +61,7 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
                                   options.crop_marks, fold=duplex == "fold", packing=printing.packing,
                                   shape=printing.shape, orientation=printing.orientation)
         except MusterError as exc:
-            raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where) from None
+            raise MusterError(f"deck '{deck.id}': {exc.message}", deck.where, code=exc.code) from None
         per_sheet.update({deck_id: arrangement.per_sheet for deck_id in group})
         faces: list[Face] = []
         uses: Counter[int] = Counter()

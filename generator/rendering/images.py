@@ -31,6 +31,7 @@ from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject
 from reportlab.pdfgen.canvas import Canvas
 
 from ..core.display import Fit
+from ..core import codes
 from ..core.errors import Location, MusterError
 from ..core.inputs import IMAGE, opened, version_of
 from .inks import Inks
@@ -93,8 +94,7 @@ class Embedded(PDFObject):
                 while length:
                     piece = handle.read(min(length, CHUNK))
                     if not piece:
-                        raise MusterError("changed while the PDF was being written: build again",
-                                          Location(self.path), code="changed-input")
+                        raise MusterError.of(codes.CHANGED_INPUT, Location(self.path))
                     target.write(piece)
                     length -= len(piece)
 
@@ -203,8 +203,7 @@ def _opened(image: Embedded) -> Iterator[BinaryIO]:
     """The image's file, open, once it is known to be the version measured when the image was first drawn."""
     with opened(image.path, IMAGE) as handle:
         if version_of(image.path) != image.version:
-            raise MusterError("changed while the PDF was being written: build again", Location(image.path),
-                              code="changed-input")
+            raise MusterError.of(codes.CHANGED_INPUT, Location(image.path))
         yield handle
 
 

@@ -7,6 +7,7 @@ import html
 import re
 from xml.sax.saxutils import escape
 
+from ..core import codes
 from ..core.errors import Location, MusterError
 from ..core.inline import SYMBOL_PREFIX, tokens
 from ..core.model import Game
@@ -70,8 +71,8 @@ def icons(game: Game, fragments: list[tuple[str, bool]], pictures: bool = True) 
         if icon is None:
             hint = (": unit symbols are drawn in card text only; give the rulebook an image icon of the symbol "
                     "(docs/layouts.md, Unit symbols)") if token.icon.startswith(SYMBOL_PREFIX) else ""
-            raise MusterError(f"unknown icon '{token.icon}' in the rulebook{hint}", Location(game.rulebook.path),
-                              code="unknown-icon")
+            raise MusterError.of(codes.UNKNOWN_ICON, Location(game.rulebook.path), name=repr(token.icon),
+                                 hint=" in the rulebook" + hint)
         out.append("&nbsp;" if token.glued else "")
         if icon.image is not None and not pictures:
             out.append(escape(token.text))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..core.errors import MusterError
+from ..core.files import unwritable
 from ..core.fonts import face
 from ..core.units import PT_PER_MM
 
@@ -107,4 +107,4 @@ def write_report(result: dict, path: Path) -> None:
         os.replace(temporary, path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
-        raise MusterError(f"cannot write {path}: {exc.strerror or exc}", code="output-not-writable") from None
+        raise unwritable(f"write {path}", exc) from None

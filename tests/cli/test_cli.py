@@ -31,14 +31,13 @@ def test_validate_reports_every_problem_with_file_and_line(tmp_path):
                                                          "{title: Hitler, title:de: Hitler, type: L, force: 2, fronts: AX}"}))
     game_yaml = game / "game.yaml"
     game_yaml.write_text(patched(game_yaml.read_text(), {"size: 60": "size: 61"}))
-    result = muster("validate", str(game), cwd=tmp_path)
+    result = muster("validate", str(game), "--format", "json", cwd=tmp_path)
     assert result.returncode == 1
-    lines = result.stdout.splitlines()
+    found = {(f["file"], f["line"], f["field"], f["code"]) for f in json.loads(result.stdout)}
     hitler_line = next(i for i, l in enumerate(germans.read_text().splitlines(), 1) if "Hitler" in l)
-    assert any(l.startswith(f"europe-1939/germans.yaml:{hitler_line}:") and "cards[2].fronts: unknown fronts 'X'" in l
-               for l in lines), lines
-    assert any(l.startswith("europe-1939/game.yaml:") and "deck 'allies' declares 61 cards, its cards add up to 60" in l
-               for l in lines), lines
+    size_line = next(i for i, l in enumerate(game_yaml.read_text().splitlines(), 1) if "size: 61" in l)
+    assert found >= {("europe-1939/germans.yaml", hitler_line, "cards[2].fronts", "unknown-code"),
+                     ("europe-1939/game.yaml", size_line, "decks.allies.size", "deck-size")}, found
     assert "Traceback" not in result.stderr
 
 
@@ -70,6 +69,10 @@ def test_unreadable_input_exits_2_with_one_line(tmp_path):
     assert result.stderr.splitlines()[0].startswith(str(tmp_path / "broken" / "game.yaml") + ":")
     assert result.stderr.splitlines()[1] == "1 game(s): 1 error(s), 0 warning(s)"
     assert "Traceback" not in result.stderr
+    listed = muster("validate", str(tmp_path / "broken"), "--format", "json")
+    assert listed.returncode == 2
+    assert [(f["code"], f["file"], f["line"]) for f in json.loads(listed.stdout)] == [
+        ("yaml-syntax", str(tmp_path / "broken" / "game.yaml"), 3)]  # where the unclosed list meets the end
     missing = muster("build", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 

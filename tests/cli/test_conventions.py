@@ -89,8 +89,10 @@ def test_a_game_name_that_does_not_exist_suggests_the_nearest():
     near = runner.invoke(app, ["build", "europe-1938"])
     assert near.exit_code == 2
     assert "no game folder or bundled game named 'europe-1938' (did you mean 'europe-1939'?)" in near.output
-    far = runner.invoke(app, ["validate", "zzz"])
-    assert far.exit_code == 2 and "(bundled games: company-commander, eastern-front," in far.output
+    far = runner.invoke(app, ["validate", "zzz", "--format", "json"])
+    (found,) = json.loads(far.stdout)
+    assert far.exit_code == 2 and found["code"] == "unknown-game"
+    assert "(bundled games: company-commander, eastern-front," in found["message"]
 
 
 def test_a_yaml_mistake_names_where_it_was_found_and_what_was_left_open(make_game):

@@ -26,10 +26,16 @@ TAKING_A_CODE = {"MusterError", "Finding", "error", "warning", "warn", "_refusal
 
 
 def codes_in_source() -> dict[str, list[str]]:
-    """Every code the package names where a finding is made: `code=` and the code arguments of TAKING_A_CODE."""
+    """Every code the package names where a finding is made: `code=` and the code arguments of TAKING_A_CODE, and
+    every catalogue entry it names as `codes.CONSTANT` (by its code; by `codes.CONSTANT` when there is none)."""
     found: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "codes"
+                    and node.attr.isupper()):
+                entry = getattr(codes, node.attr, None)
+                name = entry.name if isinstance(entry, codes.Code) else f"codes.{node.attr}"
+                found.setdefault(name, []).append(f"{path.name}:{node.lineno}")
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")

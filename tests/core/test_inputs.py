@@ -5,6 +5,7 @@ cells that no spreadsheet runs as formulas; and an import that writes only a dec
 from __future__ import annotations
 
 import io
+import json
 import os
 import socket
 import struct
@@ -95,8 +96,10 @@ def test_a_pipe_for_a_deck_file_is_refused_at_once(make_game, tmp_path):
 def test_a_pipe_for_the_rulebook_is_refused(make_game):
     folder = make_game({"game.yaml": patched(GAME_YAML, {"icons:\n": "rulebook: {file: rules.md}\nicons:\n"})})
     os.mkfifo(folder / "rules.md")
-    result = RUNNER.invoke(app, ["validate", str(folder)])
-    assert result.exit_code == 2 and "rules.md: error: a named pipe, not a regular file" in result.output
+    result = RUNNER.invoke(app, ["validate", str(folder), "--format", "json"])
+    (found,) = json.loads(result.stdout)
+    assert result.exit_code == 2 and (found["code"], found["file"]) == ("not-a-regular-file", str(folder / "rules.md"))
+    assert found["message"].startswith("a named pipe")
 
 
 # --- YAML ------------------------------------------------------------------------------------------------------

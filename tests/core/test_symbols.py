@@ -226,7 +226,7 @@ def test_a_symbol_in_text_is_one_em_high_centred_on_the_capitals_in_the_flow(mak
 
 
 @pytest.mark.parametrize("icon, code", [("nato:armor", "unknown-unit-type"), ("nato:hostle:armour", "unknown-affiliation"),
-                                        ("nato:a:b:c", "unknown-unit-type")])
+                                        ("nato:a:b:c", "bad-icon")])
 def test_an_unknown_symbol_in_text_is_a_finding_naming_the_line(make_game, icon, code):
     game = load_game(make_game({"face.yaml": text_face(f"go [[{icon}]]")}))
     found = [f for f in check_game(game) if f.severity == "error"]

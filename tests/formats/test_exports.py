@@ -215,7 +215,7 @@ def test_command_line(make_game, tmp_path):
     assert result.exit_code == 0, result.output
     assert "2 cards (3 copies), 4 PNGs of 197 x 267 px (72 dpi, 3.175 mm bleed; trim 179 x 249 px)" in result.stdout
     unknown = runner.invoke(export_app, ["tts", str(folder), "--deck", "blues", "--out", str(tmp_path)])
-    assert unknown.exit_code == 2 and unknown.stderr.strip() == "error: --deck: no deck 'blues' in tiny (decks: reds)"
+    assert unknown.exit_code == 2 and unknown.stderr.strip() == "error: no deck 'blues' in tiny (decks: reds)"
     bad = runner.invoke(export_app, ["pdf", str(folder), "--bleed", "3 parsecs", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and bad.stderr.startswith("error: --bleed:")
     (folder / "reds.yaml").write_text("cards:\n  - {title: A, type: L, force: 99}\n")

@@ -16,7 +16,7 @@ from generator.cli.authoring import new_game as new_command
 from generator.building.kit import build_game
 from generator.core.options import Options
 from generator.checking import check_game
-from generator.core.errors import MusterError
+from generator.core.errors import Location, MusterError
 from generator.reading.loading import load_game
 from generator.formats.scaffold import TEMPLATE, check_name, new_game, title_of
 from generator.formats.schema import deck_schema, game_schema, layout_schema
@@ -67,19 +67,22 @@ def test_names_and_titles():
     for good in ("a", "my-game", "war1939", "1939"):
         assert check_name(good) == good
     for bad in ("My-Game", "my_game", "-game", "game-", "my--game", "my game", "../game", "", "a" * 65, "spiel-ü"):
-        with pytest.raises(MusterError, match="not a game name"):
+        with pytest.raises(MusterError) as refused:
             check_name(bad)
+        assert (refused.value.code, refused.value.field) == ("bad-id", "NAME")
 
 
 def test_refuses_an_existing_folder(tmp_path):
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "notes.txt").write_text("mine")
-    with pytest.raises(MusterError, match="already exists"):
+    with pytest.raises(MusterError) as refused:
         new_game("taken", tmp_path)
+    assert (refused.value.code, refused.value.where) == ("already-exists", Location(tmp_path / "taken"))
     assert [p.name for p in (tmp_path / "taken").iterdir()] == ["notes.txt"]
     (tmp_path / "empty").mkdir()
-    with pytest.raises(MusterError, match="already exists"):
+    with pytest.raises(MusterError) as refused:
         new_game("empty", tmp_path)
+    assert refused.value.code == "already-exists"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "taken"]  # no staging folder left behind
 
 
@@ -94,7 +97,7 @@ def test_command(tmp_path, monkeypatch):
     assert again.exit_code == 2
     assert again.stderr == "my-game: error: already exists; Muster does not overwrite a folder (choose another name or --dir)\n"
     bad = runner.invoke(cli(), ["new", "My_Game"])
-    assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and "not a game name" in bad.stderr
+    assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and "got 'My_Game'" in bad.stderr
     elsewhere = runner.invoke(cli(), ["new", "other-game", "--dir", str(tmp_path / "sub" / "deeper")])
     assert elsewhere.exit_code == 0, elsewhere.output  # the parent folders are made as needed
     assert (tmp_path / "sub" / "deeper" / "other-game" / "rules.md").is_file()

@@ -7,6 +7,7 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from generator.core import codes
 from generator.core.errors import MusterError
 from generator.imposition.sheets import MARGIN, arrange, sheets
 from generator.core.units import CARD_SIZES, PAPERS
@@ -79,5 +80,8 @@ def test_crop_marks_stay_outside_every_bleed_box():
 
 
 def test_a_card_larger_than_the_paper_is_a_clear_error():
-    with pytest.raises(MusterError, match="does not fit on 210 x 297 mm paper"):
+    with pytest.raises(MusterError) as refused:
         arrange(PAPERS["a4"], (250.0, 100.0), 3.0)
+    assert refused.value.code == "does-not-fit"
+    assert refused.value.message == codes.DOES_NOT_FIT.message(thing="a 250 x 100 mm card with 3 mm bleed",
+                                                               paper="210 x 297 mm paper")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -126,8 +127,9 @@ def test_validate_list_reports_at_the_lists_lines_and_exits_1(tmp_path):
     result = muster("validate", "eastern-front", "--list", str(path))
     assert result.returncode == 0, result.stdout
     path.write_bytes(b"\x00binary")
-    result = muster("validate", "eastern-front", "--list", str(path))
-    assert result.returncode == 2 and "binary" in result.stderr and "Traceback" not in result.stderr
+    result = muster("validate", "eastern-front", "--list", str(path), "--format", "json")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert [(f["code"], f["file"]) for f in json.loads(result.stdout)] == [("binary-file", str(path))]
 
 
 BREACHES = """\
@@ -175,8 +177,11 @@ def test_a_list_that_meets_its_format_has_no_findings(tmp_path, eastern):
 def test_an_unknown_format_is_one_line_and_exit_2(tmp_path):
     path = tmp_path / "deck.txt"
     path.write_text(BREACHES, encoding="utf-8")
-    result = muster("validate", "eastern-front", "--list", str(path), "--deck-format", "standart")
-    assert result.returncode == 2 and "'standard'" in result.stderr and "Traceback" not in result.stderr
+    result = muster("validate", "eastern-front", "--list", str(path), "--deck-format", "standart", "--format", "json")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (found,) = json.loads(result.stdout)
+    assert (found["code"], found["field"], Path(found["file"]).name) == ("unknown-format", "--deck-format", "game.yaml")
+    assert "(did you mean 'standard'?)" in found["message"]
 
 
 def test_a_format_naming_an_unknown_set_or_deck_is_located(make_game):

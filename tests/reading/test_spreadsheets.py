@@ -117,7 +117,7 @@ def test_header_problems(tmp_path, make_game):
     sheet.write_text("Title,forse,Force,force,\nAlpha,1,2,3,stray\n", encoding="utf-8")
     messages = [(f.where.line, f.where.column, f.message) for f in cards_from_sheet(read_sheet(sheet), load).findings]
     assert (1, 2, "unknown column 'forse' (did you mean 'force'?)") in messages
-    assert (1, 4, "a second 'force' column (the first is column 3)") in messages
+    assert (1, 4, "duplicate column 'force' (first at column 3)") in messages
     assert (1, 5, "a column with values has no name in the header row") in messages
     codes = [f.code for f in cards_from_sheet(read_sheet(sheet), load).findings]
     assert codes == ["unknown-key", "duplicate-key", "unnamed-column"]
@@ -193,7 +193,7 @@ def test_commands(tmp_path, make_game, monkeypatch):
     assert bad.stdout == "bad.csv:2:2: error: force: expected an integer, got 'two'\n"
 
     for args, message in ((["import", "missing.csv"], "missing.csv: error: no such file"),
-                          (["import", "bad.csv", "--deck", "red"], "has no deck 'red' (did you mean 'reds'?)"),
+                          (["import", "bad.csv", "--deck", "red"], "no deck 'red' in tiny (did you mean 'reds'?)"),
                           (["import", "cards.ods"], "expected a .csv, .tsv or .xlsx file")):
         (tmp_path / "cards.ods").write_text("x")
         base = args[:2] + ["--game", str(game)] + (args[2:] or ["--deck", "reds"])
