@@ -54,6 +54,7 @@ class DeckFiles:
         self.read: dict[Path, _Read] = {}
         # per file, what its cards were last made of (see `cards`), and the place in it from which they moved
         self.made: dict[Path, tuple[object, list[tuple | None], int]] = {}
+        self.patched: dict[str, dict] = {}  # per deck, its cards as the variants last patched them (rules.patched)
         self.parsed = 0
 
     def load(self, path: Path):
@@ -103,7 +104,8 @@ class DeckFiles:
             return None
         entries = part.value or Seq()
         new = _starts(lines, entries) if entries else []
-        if new is None or entries and (entries.where.column - 1 != column or entries.end != Location(path, bottom + 1, 1)):
+        if new is None or entries and (entries.where.column - 1 != column
+                                       or entries.end != Location(path, bottom + 1, 1)):
             return None
         starts = starts[:begin] + new + [start + moved for start in starts[stop:]]
         if not starts:  # no card left: the list is read whole, as what it now is
@@ -182,7 +184,9 @@ def _starts_entry(line: str, column: int) -> bool:
 
 def _line(where: Location | None, lines: int, after: int = 0) -> Location | None:
     """`where` moved `lines` lines down when it lies below line `after` (from 1)."""
-    return where if where is None or not lines or where.line <= after else where._replace(line=where.line + lines)
+    if where is None or not lines or where.line <= after:
+        return where
+    return Location(where.path, where.line + lines, where.column)
 
 
 def _moved(value, lines: int, after: int = 0):
@@ -191,9 +195,10 @@ def _moved(value, lines: int, after: int = 0):
     if not lines:
         return value
     if isinstance(value, Map):
-        return _mapping(value, {key: _moved(item, lines, after) for key, item in value.items()}, lines, after)
+        return _mapping(value, {key: _moved(item, lines, after) if isinstance(item, (Map, Seq)) else item
+                                for key, item in value.items()}, lines, after)
     if isinstance(value, Seq):
-        moved = Seq(_moved(item, lines, after) for item in value)
+        moved = Seq(_moved(item, lines, after) if isinstance(item, (Map, Seq)) else item for item in value)
         moved.where, moved.end = _line(value.where, lines, after), _line(value.end, lines, after)
         moved.item_where = [_line(where, lines, after) for where in value.item_where]
         return moved

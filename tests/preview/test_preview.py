@@ -418,7 +418,7 @@ def test_a_game_yaml_linked_out_of_the_folder_is_never_quoted(make_game, tmp_pat
         ("file-outside-game", True)]
 
 
-def test_a_cards_key_follows_every_field_of_card_even_one_added_later():
+def test_a_cards_key_follows_every_field_of_card_but_its_places_even_one_added_later():
     from dataclasses import dataclass, fields, replace
     from pathlib import Path
 
@@ -428,11 +428,14 @@ def test_a_cards_key_follows_every_field_of_card_even_one_added_later():
 
     card = Card("Alpha", "alpha", 1, {"force": 3}, Location(Path("deck.yaml"), 2, 3),
                 {"title": Location(Path("deck.yaml"), 2, 10)}, 0)
-    other = {"title": "Beta", "id": "beta", "count": 2, "traits": {"force": 4}, "where": Location(Path("deck.yaml"), 5),
-             "field_where": {"title": Location(Path("deck.yaml"), 2, 11)}, "index": 1, "designed": True, "note": "x",
-             "invalid": frozenset({"force"})}
+    other = {"title": "Beta", "id": "beta", "count": 2, "traits": {"force": 4}, "designed": True, "note": "x",
+             "invalid": frozenset({"force"}), "set": "pack", "translated_title": "Bêta"}
     for name, value in other.items():
         assert card_key(replace(card, **{name: value})) != card_key(card), name
+    # a card moved by lines added above it keeps its key: its faces are the same
+    assert card_key(replace(card, where=Location(Path("deck.yaml"), 5), index=1,
+                            field_where={"title": Location(Path("deck.yaml"), 5, 10)})) == card_key(card)
+    assert {f.name for f in fields(Card)} == set(other) | {"where", "field_where", "index"}
 
     @dataclass(frozen=True)
     class Marked(Card):

@@ -213,3 +213,22 @@ def test_a_sheet_saved_with_one_cell_changed_keeps_the_other_rows_cards(make_gam
     assert [(f.code, f.where.line, f.where.column) for f in game.findings if f.code != "deck-size"] == [
         ("out-of-range", 22, 3)]
     assert game == load_game(folder)
+
+
+def test_with_variants_on_a_save_keeps_the_cards_it_did_not_change(make_game):
+    """A variant that patches some cards: a one-card save patches that card again, every other card is the one
+    patched (or left alone) the time before, the same object."""
+    entries = "".join(f"  - title: Card {n}\n    type: {'L' if n % 2 else 'U'}\n    force: {n % 9}\n" for n in range(20))
+    variants = "variants:\n  veterans: {enabled: true, when: {type: L}, patch: {year: 1941}}\n"
+    folder = make_game({"reds.yaml": "cards:\n" + entries,
+                        "game.yaml": patched((make_game() / "game.yaml").read_text(), {"decks:\n": variants + "decks:\n"})})
+    deck_files = DeckFiles()
+    before = load_game(folder, deck_files=deck_files).decks["reds"].cards
+    assert [card.value("year") for card in before[:2]] == [None, 1941]
+    (folder / "reds.yaml").write_text("cards:\n" + entries.replace("Card 5\n    type: L\n    force: 5",
+                                                                    "Card 5\n    type: L\n    force: 6"))
+    game = load_game(folder, deck_files=deck_files)
+    after = game.decks["reds"].cards
+    assert [n for n, (old, new) in enumerate(zip(before, after)) if old is not new] == [5]
+    assert after[5].value("year") == 1941 and after[5].value("force") == 6
+    assert game == load_game(folder)
