@@ -3,11 +3,13 @@
 A YAML deck file is a mapping whose `cards:` list holds one entry per card. When the list is in block style (each
 entry starting `- ` on a line of its own, at one column) and the file holds no anchor or alias (a part that
 refers to another), each entry spans the lines from its `- ` to the next entry's. A save whose changed lines lie
-within the entries is read by parsing those entries' lines alone, placed at their lines, and putting them in the
-place of the old ones; every other entry stays the same object, and so does the card read from it. Anything else
-(a change to the lines around the list, lines added or taken away, a part that does not read alone as entries of
-the list, an anchor) is read whole, as load_yaml reads it. Either way the cards and findings are those a whole
-read gives (tests/reading/test_rereading.py compares the two over random edits).
+within the entries (lines changed, added or taken away: a value, a card added or deleted, a line added to a card)
+is read by parsing the entries those lines touch alone, placed at their lines, and putting them in the place of
+the old ones; the entries before stay the same objects, and so do the cards read from them; the entries after are
+moved to their new lines (copies placed there; a card read from one is the card made before, moved: decks.py).
+Anything else (a change to the lines around the list, a part that does not read alone as entries of the list, an
+anchor) is read whole, as load_yaml reads it. Either way the cards and findings are those a whole read gives
+(tests/reading/test_rereading.py compares the two over random edits).
 """
 
 from __future__ import annotations
