@@ -1,12 +1,14 @@
 """How long `muster preview` takes from saving a one-card edit to serving that card's new image.
 
-    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20]
+    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20] [--edit value|insert]
 
 For each synthetic game (bench/synthetic.py): `muster preview GAME --no-open` runs as a process; each edit changes
-one card's value in cards.yaml and times from the write until the server answers the state with that card's new
-front (what changed since the state before, made whole as the page makes it) and then the new PNG itself, as the page
-would fetch them. The median of the edits, the server's own median refresh time (what it prints), and the peak
-memory of the preview's process, per size.
+cards.yaml and times from the write until the server answers the state with the card's new front (what changed since
+the state before, made whole as the page makes it) and then the PNG itself, as the page would fetch them. An edit
+(`--edit value`) changes one card's value; `--edit insert` adds a card (a line of its own) before one card, then takes
+it away again, each timed (every card below moves a line; the card at that place is shown anew). The cards edited
+are spread over the deck, the first near its top. The median of the edits, the server's own median refresh time
+(what it prints), and the peak memory of the preview's process, per size.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 REFRESH = re.compile(r"version (\d+): .*, (\d+) ms")
 
 
-def measure(work: Path, sizes: list[int], edits: int) -> None:
+def measure(work: Path, sizes: list[int], edits: int, kind: str = "value") -> None:
     print(f"{'cards':>6} {'start s':>8} {'edit ms (median)':>17} {'min':>6} {'max':>6} {'server ms':>10} "
           f"{'peak MiB':>9}")
     for size in sizes:
@@ -47,8 +49,11 @@ def measure(work: Path, sizes: list[int], edits: int) -> None:
             started = time.perf_counter() - began
             times = []
             for edit in range(edits):
-                index = (edit * 37 + 11) % size
-                state, seconds = _edit(game / "cards.yaml", url, state, index, 10 + edit)
+                if kind == "insert":  # a card added, then taken away again: the same place twice
+                    state, seconds = _insert(game / "cards.yaml", url, state, ((edit // 2) * 37 + 11) % size,
+                                             edit % 2 == 1)
+                else:
+                    state, seconds = _edit(game / "cards.yaml", url, state, (edit * 37 + 11) % size, 10 + edit)
                 times.append(seconds * 1000)
                 time.sleep(0.2)
             server = statistics.median(refreshes[-edits:]) if refreshes else float("nan")
@@ -71,6 +76,27 @@ def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[d
         new = state["decks"][0]["cards"][index]["front"]
         if new != old:
             with urllib.request.urlopen(f"{url}face/{new}.png", timeout=30) as response:
+                response.read()
+            return state, time.perf_counter() - began
+
+
+def _insert(cards: Path, url: str, state: dict, index: int, away: bool) -> tuple[dict, float]:
+    """Adds a card before card `index` (or, `away`, takes the card added there away again) and waits for the card at
+    `index` to be shown with its image: the state after, and the seconds it took."""
+    lines = cards.read_text().splitlines(keepends=True)
+    size = len(state["decks"][0]["cards"])
+    if away:
+        del lines[index + 1]
+    else:
+        lines.insert(index + 1, '  - {title: "Added card", value: 5, colour: "#dfe6ea", text: "A card added."}\n')
+    wanted = size - 1 if away else size + 1
+    began = time.perf_counter()
+    cards.write_text("".join(lines))
+    while True:
+        state = _state(url, state)
+        shown = state["decks"][0]["cards"]
+        if len(shown) == wanted and (shown[index]["title"] == "Added card") != away:
+            with urllib.request.urlopen(f"{url}face/{shown[index]['front']}.png", timeout=30) as response:
                 response.read()
             return state, time.perf_counter() - began
 

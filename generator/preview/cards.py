@@ -22,6 +22,9 @@ from ..layout.files import find_layout
 from .tracing import Outline, TracingEvaluator
 
 
+PLACES = ("where", "field_where", "index")  # the fields of Card that say where it is, not what it shows
+
+
 class Laid(NamedTuple):
     """One card laid out: its front and back (None for a card of no copies, and the back of a one-sided counter)
     and what its layouts found."""
@@ -78,17 +81,17 @@ class CardLayouts:
         same = [number < len(before) and before[number] is card for number, card in enumerate(deck.cards)]
         keys = [old.keys[number] if kept else card_key(card)
                 for number, (card, kept) in enumerate(zip(deck.cards, same))]
-        laid = [old.laid[number] if kept else old.known.get(key)
+        laid = [old.laid[number] if kept else _found(old.known.get(key))
                 for number, (key, kept) in enumerate(zip(keys, same))]
-        missing = list({key: card for key, card, done in zip(keys, deck.cards, laid) if done is None}.items())
+        missing = [number for number, done in enumerate(laid) if done is None]  # each at its place: see _found
         known = old.known
         findings: list[Finding] = []
         complete = True
         if missing:
-            made, findings, complete = self._lay_out(game, deck, bleed, [card for _, card in missing])
-            new = {key: result for (key, _), result in zip(missing, made)}
-            known = {**known, **new}
-            laid = [done if done is not None else new.get(key) for key, done in zip(keys, laid)]
+            made, findings, complete = self._lay_out(game, deck, bleed, [deck.cards[number] for number in missing])
+            for number, result in zip(missing, made):
+                laid[number] = result
+            known = {**known, **{keys[number]: result for number, result in zip(missing, made)}}
         if len(known) > 2 * len(keys) + 64:  # the keys of cards edited away: no more than those shown
             known = {key: done for key, done in zip(keys, laid) if done is not None}
         self.laid_out += len(missing)
@@ -129,21 +132,30 @@ class CardLayouts:
         self.traces = {face: outlines for face, outlines in self.traces.items() if face in used}
 
 
+def _found(laid: Laid | None) -> Laid | None:
+    """A card's Laid found by its key, for a card at another place: none when it has findings, which name the place
+    of the card it was made for."""
+    return None if laid is None or laid.findings else laid
+
+
 def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
-    """What every card of the deck shares, as text; None when a layout file cannot be found or read."""
+    """What every card of the deck shares, as text; None when a layout file cannot be found or read. The deck's
+    values (its size: a card added or taken away changes it) only when a layout names the deck at all."""
     try:
         layouts = [find_layout(game, name).read_bytes() if name else b"" for name in (deck.face, deck.back)]
     except (MusterError, OSError):
         return None
     shared = deck_context(game, deck, bleed)
+    if not any(b"deck" in layout for layout in layouts):
+        del shared["deck"]
     return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.format.face_size,
                  deck.format.safe_margin, dict(game.colours), dict(game.icons), game.root))
 
 
 def card_key(card: Card) -> object:
-    """A card's values and the places they come from (its findings name them), every field of Card: its key among
-    its deck's. Places as plain numbers and text: comparing Paths costs more than laying a card out saves,
-    thousands of times."""
+    """A card's values, every field of Card but its places (where, field_where, index), which its faces do not
+    show: its key among its deck's, the same for a card moved by lines added above it. (Its layouts' findings name
+    its place: a Laid with findings is found by key only for the same card, see _found.)"""
     key = _key_of(type(card))(card)
     try:
         hash(key)
@@ -161,11 +173,9 @@ def _key_of(kind: type) -> Callable[[object], tuple]:
     parts = []
     for f in dataclasses.fields(kind):
         declared, value = str(f.type), f"card.{f.name}"
-        if declared == "Location":
-            parts.append(f"str({value}.path), {value}.line, {value}.column")
-        elif declared == "Mapping[str, Location]":
-            parts.append(f"tuple((n, str(v.path), v.line, v.column) for n, v in {value}.items())")
-        elif declared.startswith("Mapping"):
+        if f.name in PLACES:
+            continue
+        if declared.startswith("Mapping"):
             parts.append(f"tuple({value}.items())")
         else:
             parts.append(value)

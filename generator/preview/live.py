@@ -6,6 +6,7 @@ side files aside), only sooner: a save is taken as done after QUIET seconds with
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 import webbrowser
@@ -36,9 +37,20 @@ def run(root: Path, options: Options, port: int, open_browser: bool, say: Callab
         for changed in saves(root, OUT, QUIET, stop):  # the first batch, empty, as soon as the watching has begun
             preview.refresh(changed)
             _report(preview, say)
+            _settle()
     finally:
         server.shutdown()
         server.server_close()
+
+
+def _settle() -> None:
+    """What a refresh left collected, and what it keeps set aside from the collector's later passes: the preview
+    keeps hundreds of thousands of objects (a big game's cards, faces and their JSON), and a pass over them all,
+    which Python makes every so often as a refresh allocates, cost a save of thousands of cards more than its
+    work. A refresh's garbage is collected here, after it is published; what lives on is frozen (gc.freeze), and
+    the collector's passes go over what later refreshes make, not over everything kept."""
+    gc.collect()
+    gc.freeze()
 
 
 def _report(preview: Preview, say: Callable[[str], None]) -> None:

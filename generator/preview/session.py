@@ -177,10 +177,11 @@ class Preview:
                 made.append(before[number])
                 entries.append(old.cards[number])
                 continue
-            shown = (key, keys.get(laid_card.front), keys.get(laid_card.back), text)
+            front, back = keys.get(laid_card.front), keys.get(laid_card.back)
+            shown = (key, card.where, tuple(card.field_where.items()), front, back, text)  # the entry names places
             entry = cards[shown] = self.cards.get(shown) or encoded(
-                card_entry(card, shown[1], shown[2], found.get((deck.id, number), []), self.root))
-            made.append(_Made(card, laid_card, text, shown[1], shown[2]))
+                card_entry(card, front, back, found.get((deck.id, number), []), self.root))
+            made.append(_Made(card, laid_card, text, front, back))
             entries.append(entry)
         faces_shown = list(dict.fromkeys(key for m in made for key in (m.front, m.back) if key))
         return Shown({**deck_entry(deck, self.options.bleed), "stale": False}, entries, faces_shown, made)

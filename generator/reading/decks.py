@@ -222,20 +222,24 @@ def _yaml_cards(reader: Reader, path: Path, files: DeckFiles | None) -> tuple[Se
 def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckFiles | None) -> list[Card] | None:
     """The cards of one deck file; None when the file cannot be read as a list of cards at all. With `files`, the
     card of an entry that is the same object as when its file was last read (a sheet's row: the same values in the
-    same cells), at the same place, as the same source says, is the one made then, with the findings made then."""
+    same cells), at the same place, as the same source says, is the one made then, with the findings made then; the
+    card of an entry that only moved (lines added or taken away above it) is the one made then, at its new place,
+    when its title names it and it had no findings (whose fields and messages name its place)."""
     sheet = path.suffix.lower() in SUFFIXES
     read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path, files)
     if read is None:
         return None
     # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
     raw_cards, misspelt = read
-    made, fresh = files.cards(path, (source, start, misspelt)) if files is not None else ([], [])
+    made, fresh, moved = files.cards(path, (source, start, misspelt)) if files is not None else ([], [], 0)
     cards = []
     for index, raw in enumerate(raw_cards):
         kept = made[index] if index < len(made) else None
-        if kept is not None and (kept[0] is raw or sheet and _same_row(kept[0], raw)):
-            if kept[2]:
-                reader.findings.extend(kept[2])
+        if kept is not None and index < moved and (kept[0] is raw or sheet and _same_row(kept[0], raw)):
+            reader.findings.extend(kept[2])
+        elif kept is not None and index >= moved and kept[1] is not None and kept[1].title and not kept[2]:
+            kept = (raw, dataclasses.replace(kept[1], where=raw_cards.item_where[index], index=start + index,
+                                             field_where=frozen({key: raw.value_where[key] for key in raw})), ())
         else:
             mark = len(reader.findings)
             kept = (raw, _card(reader, raw, raw_cards.item_where[index], "" if sheet else f"cards[{index}]", source,

@@ -72,7 +72,8 @@ def load_game(name_or_path: str | Path, variants: Iterable[str] = (), sets: Iter
             raise MusterError.of(codes.UNKNOWN_VARIANT, where, name=name, hint=did_you_mean(name, game_variants))
     enabled = [v for v in game_variants.values() if v.enabled or v.name in variants]
     if enabled:
-        decks = {deck_id: patched(deck, enabled) for deck_id, deck in decks.items()}
+        kept = deck_files.patched if deck_files is not None else {}
+        decks = {deck_id: patched(deck, enabled, kept.setdefault(deck_id, {})) for deck_id, deck in decks.items()}
     chosen = _chosen_sets(card_sets, tuple(sets), where)
     if chosen:
         decks = {deck_id: in_sets(deck, chosen, card_sets) for deck_id, deck in decks.items()}

@@ -182,14 +182,27 @@ def matches(card: Card, when) -> bool:
     return True
 
 
-def patched(deck: Deck, variants: list[Variant]) -> Deck:
-    """The deck with the variants' patches set on the matching cards that lack the traits."""
+def patched(deck: Deck, variants: list[Variant], kept: dict | None = None) -> Deck:
+    """The deck with the variants' patches set on the matching cards that lack the traits; a card no patch changes
+    is itself. With `kept` (the deck's cards as last patched, kept between reads: the preview's), a card that is the
+    same object as then is patched as then, without its key being made again downstream (preview/cards.py)."""
+    before = kept.pop("made", {}) if kept is not None and kept.get("variants") == variants else {}
+    made = {}
     cards = []
     for card in deck.cards:
+        done = before.get(id(card))
+        if done is not None and done[0] is card:
+            cards.append(done[1])
+            made[id(card)] = done
+            continue
         traits = dict(card.traits)
         for variant in variants:
             if matches(card, variant.when):
                 for key, value in variant.patch.items():
                     traits.setdefault(key, value)
-        cards.append(replace(card, traits=frozen(traits)))
+        result = card if traits == card.traits else replace(card, traits=frozen(traits))
+        made[id(card)] = (card, result)  # the card held: its id names no other while it is kept
+        cards.append(result)
+    if kept is not None:
+        kept.update(variants=variants, made=made)
     return replace(deck, cards=tuple(cards))

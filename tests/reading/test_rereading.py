@@ -3,6 +3,8 @@ save, and a save within one card's entry parses that entry alone."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from conftest import patched
@@ -103,16 +105,61 @@ def test_a_save_within_one_card_parses_that_card_alone(make_game):
     assert game == load_game(folder)
 
 
-def test_a_save_that_adds_a_line_is_read_whole(make_game):
-    """Lines added move every card below them: the file is read whole, each card at its new line."""
+def test_a_save_that_adds_lines_parses_what_it_added_and_moves_the_cards_below(make_game):
+    """A card added between two: that entry parsed alone, the card above the same object, the card below the one
+    made before, at its new line and place in the list."""
     folder = make_game()
     deck_files = DeckFiles()
-    load_game(folder, deck_files=deck_files)
+    alpha, bravo = load_game(folder, deck_files=deck_files).decks["reds"].cards
     (folder / "reds.yaml").write_text("cards:\n  - {title: Alpha, type: L, force: 2, fronts: A}\n  - title: New\n"
                                       "    type: U\n  - {title: Bravo, type: U, force: 3, fronts: E, count: 2}\n")
     game = load_game(folder, deck_files=deck_files)
-    assert deck_files.parsed == 3
-    assert [card.where.line for card in game.decks["reds"].cards] == [2, 3, 5]
+    assert deck_files.parsed == 1
+    cards = game.decks["reds"].cards
+    assert [(card.where.line, card.index) for card in cards] == [(2, 0), (3, 1), (5, 2)]
+    assert cards[0] is alpha and cards[2] == dataclasses.replace(bravo, where=cards[2].where, index=2,
+                                                                 field_where=cards[2].field_where)
+    assert {name: where.line for name, where in cards[2].field_where.items()} == {
+        "title": 5, "type": 5, "force": 5, "fronts": 5, "count": 5}
+    assert game == load_game(folder)
+
+
+_BLOCK = st.lists(st.sampled_from(["force: 2", "force: 3", "type: L", "fronts: [E, W]", "year: 1941", "# said"]),
+                  min_size=0, max_size=3, unique_by=lambda value: value.split(":")[0])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cards=st.lists(_BLOCK, min_size=2, max_size=8),
+       edits=st.lists(st.tuples(st.integers(0, 20), st.sampled_from(["card", "block card", "drop", "line", "unline"]),
+                                _BLOCK), min_size=1, max_size=5))
+def test_cards_added_and_taken_away_are_read_as_far_as_they_go(make_game, cards, edits):
+    """Cards added (one line or several), cards taken away, lines added to a card and taken from it: the game is
+    what a whole read gives, and no more entries are parsed than the save touched (the one changed, the one
+    before it)."""
+    entries = [[f"  - title: Card {n}", *(f"    {value}" for value in values)] for n, values in enumerate(cards)]
+    folder = make_game({"reds.yaml": "cards:\n" + "".join(line + "\n" for entry in entries for line in entry)})
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    for number, (at, how, values) in enumerate(edits):
+        place = at % (len(entries) + 1)
+        if how == "card":
+            entries.insert(place, [f"  - {{title: New {number}, force: 4}}"])
+        elif how == "block card":
+            entries.insert(place, [f"  - title: New {number}", *(f"    {value}" for value in values)])
+        elif how == "drop" and len(entries) > 1:
+            del entries[place % len(entries)]
+        elif how == "line":
+            entry = entries[place % len(entries)]
+            if entry[0].startswith("  - title:"):
+                added = "    note: added" if "    note: added" not in entry else f"    # added {number}"
+                entry.insert(1 + at % len(entry), added)
+        elif how == "unline":
+            entry = entries[place % len(entries)]
+            if len(entry) > 1:
+                del entry[1 + at % (len(entry) - 1)]
+        (folder / "reds.yaml").write_text("cards:\n" + "".join(line + "\n" for entry in entries for line in entry))
+        assert _read(folder, deck_files) == _read(folder, None)
+        assert deck_files.parsed <= 2
 
 
 _CELLS = st.sampled_from(["", "Alpha", "Bravo", "1", "1.0", "2", "true", "x", "L", "U", "Q", "E", "E, W", "1941", "1.5",
@@ -165,4 +212,23 @@ def test_a_sheet_saved_with_one_cell_changed_keeps_the_other_rows_cards(make_gam
     assert [n for n, (old, new) in enumerate(zip(before, game.decks["reds"].cards)) if old is not new] == [20]
     assert [(f.code, f.where.line, f.where.column) for f in game.findings if f.code != "deck-size"] == [
         ("out-of-range", 22, 3)]
+    assert game == load_game(folder)
+
+
+def test_with_variants_on_a_save_keeps_the_cards_it_did_not_change(make_game):
+    """A variant that patches some cards: a one-card save patches that card again, every other card is the one
+    patched (or left alone) the time before, the same object."""
+    entries = "".join(f"  - title: Card {n}\n    type: {'L' if n % 2 else 'U'}\n    force: {n % 9}\n" for n in range(20))
+    variants = "variants:\n  veterans: {enabled: true, when: {type: L}, patch: {year: 1941}}\n"
+    folder = make_game({"reds.yaml": "cards:\n" + entries,
+                        "game.yaml": patched((make_game() / "game.yaml").read_text(), {"decks:\n": variants + "decks:\n"})})
+    deck_files = DeckFiles()
+    before = load_game(folder, deck_files=deck_files).decks["reds"].cards
+    assert [card.value("year") for card in before[:2]] == [None, 1941]
+    (folder / "reds.yaml").write_text("cards:\n" + entries.replace("Card 5\n    type: L\n    force: 5",
+                                                                    "Card 5\n    type: L\n    force: 6"))
+    game = load_game(folder, deck_files=deck_files)
+    after = game.decks["reds"].cards
+    assert [n for n, (old, new) in enumerate(zip(before, after)) if old is not new] == [5]
+    assert after[5].value("year") == 1941 and after[5].value("force") == 6
     assert game == load_game(folder)
