@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import textwrap
 from pathlib import Path
 
@@ -116,3 +118,29 @@ def font_book():
     from generator.reading.fonts import read_font_book
 
     return read_font_book()
+
+
+@pytest.fixture(scope="session")
+def bundled_kit(tmp_path_factory):
+    """`bundled_kit(name, **options)`: the folder of the kit of bundled game `name` built with Options(**options),
+    built once per test run and shared by every test that reads the same build (pytest-xdist's workers too, through
+    their common base folder and a lock). A test reads it and never writes to it."""
+    from generator.building.kit import build_game
+    from generator.core.options import Options
+    from generator.reading.loading import load_game
+
+    base = tmp_path_factory.getbasetemp()
+    kits = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "bundled-kits"
+    kits.mkdir(exist_ok=True)
+
+    def kit(name: str, **options) -> Path:
+        key = name + "".join(f"-{field}={value}" for field, value in sorted(options.items()))
+        out = kits / key
+        with open(kits / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (out / "built").exists():
+                build_game(load_game(name), out, Options(**options))
+                (out / "built").touch()
+        return out / name
+
+    return kit

@@ -66,6 +66,7 @@ class Corpus:
 
 @pytest.fixture(scope="module")
 def corpus(request, tmp_path_factory):
+    # every selected case of this module: with pytest-xdist, `--dist loadfile` (the README's) runs them all here
     selected = [item.callspec.params["case"] for item in request.session.items
                 if getattr(item, "callspec", None) and "case" in item.callspec.params
                 and item.module is request.module]

@@ -13,7 +13,7 @@ from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
 from pypdf import PdfReader
 
-from conftest import FACE_YAML, GAME_YAML, REPO, patched
+from conftest import FACE_YAML, GAME_YAML, patched
 from generator.checking import check_game
 from generator.core import codes as catalogue
 from generator.core.errors import Finding
@@ -257,8 +257,7 @@ def test_a_comma_separated_list_of_titles_is_a_card_reference(make_game):
     assert [f.code for f in check_game(load_game(folder))] == ["card-not-listed"]
 
 
-def test_the_manifest_counts_the_pieces_of_a_tokens_file(tmp_path):
-    build_game(load_game(REPO / "decks" / "europe-1939"), tmp_path, Options())
-    manifest = json.loads((tmp_path / "europe-1939" / "manifest.json").read_text())
+def test_the_manifest_counts_the_pieces_of_a_tokens_file(bundled_kit):
+    manifest = json.loads((bundled_kit("europe-1939") / "manifest.json").read_text())
     (tokens,) = [entry for entry in manifest["files"] if entry["file"] == "tokens.pdf"]
     assert tokens["cards"] == sum(tokens["decks"].values()) == manifest["decks"]["counters"]["cards"] == 13

@@ -7,14 +7,10 @@ After a deliberate change to a layout, look at the new pages, then refresh the r
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
-from generator.building.kit import build_game
-from generator.core.options import Options
-from generator.reading.loading import load_game
 from pdfcheck import rasterise
 from conftest import TESTS
 
@@ -22,17 +18,9 @@ REFERENCES = TESTS / "reference"
 CASES = [("europe-1939", "germans", 0), ("europe-1939", "allies", 1)]
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("raster")
-    for game in {c[0] for c in CASES}:
-        build_game(load_game(game), out, Options())
-    return out
-
-
 @pytest.mark.parametrize("game, deck, page", CASES)
-def test_page_matches_reference(built, game, deck, page):
-    image = rasterise(built / game / f"cards-{deck}.pdf", page)
+def test_page_matches_reference(bundled_kit, game, deck, page):
+    image = rasterise(bundled_kit(game) / f"cards-{deck}.pdf", page)
     reference = REFERENCES / f"{game}-{deck}-p{page + 1}.png"
     if os.environ.get("MUSTER_UPDATE_REFERENCES") == "1":
         image.save(reference, optimize=True)

@@ -213,10 +213,8 @@ def test_rulebook_and_booklet_are_byte_identical_across_builds(make_game, tmp_pa
         assert (tmp_path / "one" / "tiny" / name).read_bytes() == (tmp_path / "two" / "tiny" / name).read_bytes()
 
 
-def test_contents_page_numbers_are_the_pages_headings_land_on(tmp_path):
-    game = load_game("europe-1939")
-    build_game(game, tmp_path, Options())
-    pdf = tmp_path / "europe-1939" / "rules.pdf"
+def test_contents_page_numbers_are_the_pages_headings_land_on(bundled_kit):
+    pdf = bundled_kit("europe-1939") / "rules.pdf"
     reader = PdfReader(pdf)
     contents = page_text(pdf, 1)
     for item in reader.outline:
@@ -227,14 +225,13 @@ def test_contents_page_numbers_are_the_pages_headings_land_on(tmp_path):
         assert line.rstrip().endswith(str(landed)), (item.title, line)
 
 
-def test_no_heading_is_stranded_at_the_foot_of_a_page(tmp_path):
+def test_no_heading_is_stranded_at_the_foot_of_a_page(bundled_kit):
     """Every bundled rulebook: a heading always has room for text under it on its page, and text under it there."""
     from pdfcheck import char_boxes, lowest_text
 
     for game_folder in bundled_games():
         game = load_game(game_folder)
-        build_game(game, tmp_path, Options(calibration=False))
-        pdf = tmp_path / game.id / "rules.pdf"
+        pdf = bundled_kit(game.id) / "rules.pdf"
         reader = PdfReader(pdf)
 
         def walk(items):
@@ -325,11 +322,10 @@ def test_a_figure_that_names_no_card_is_an_error_at_its_line(make_game, source, 
     assert problem in findings[0].message
 
 
-def test_the_cover_shows_the_games_own_cards(tmp_path):
+def test_the_cover_shows_the_games_own_cards(bundled_kit):
     """The title page draws the first card of each card deck: their titles print on it, above the components."""
     game = load_game("tank-duel")
-    build_game(game, tmp_path, Options(calibration=False))
-    cover = page_text(tmp_path / "tank-duel" / "rules.pdf", 0)
+    cover = page_text(bundled_kit("tank-duel") / "rules.pdf", 0)
     for deck in (d for d in game.decks.values() if d.format.component == "cards"):
         assert deck.cards[0].title in cover.split("Components")[0], deck.id
 
