@@ -4,7 +4,6 @@ fails for want of room said in one line naming the file, named only inside their
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import tempfile
 from contextlib import contextmanager
@@ -88,6 +87,8 @@ def confined(root: Path, name: str) -> Path:
 
 
 def sha256(path: Path) -> str:
+    import hashlib  # here: OpenSSL's library costs --help and the commands that only name this module 3 ms, 4 MB
+
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
