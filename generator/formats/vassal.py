@@ -190,17 +190,18 @@ def sides(game) -> list[str]:
     return [f"Player {number}" for number in range(1, min(max(numbers, default=2), MAX_PLAYERS) + 1)]
 
 
-def add_prototypes(module: Module, piles: list, spots: dict) -> None:
+def add_prototypes(module: Module, piles: list, spots: dict, words: dict) -> None:
     """What pieces share, once: a counter's Delete and report; each deck's cards' discard, return and report.
-    `spots`: the point of each card deck's discard pile on the Decks map, by deck id."""
+    `spots`: the point of each card deck's discard pile on the Decks map, by deck id; `words`: the game's fixed
+    words in the language built (the commands' names)."""
     container = ElementTree.SubElement(module.root, "VASSAL.build.module.PrototypesContainer")
     definitions = [(COUNTER, [(delete(), ""), (report(FLIP_KEY), "")])]
     for deck, _, _ in piles:
         x, y = spots[deck.id]
         definitions.append((card_prototype(deck), [
             (report(FLIP_KEY, DISCARD_KEY, RETURN_KEY), ""),
-            (send_to("Discard", DISCARD_KEY, DECKS, x, y), ";;"),
-            (return_to(f"Return to {deck.name}", RETURN_KEY, deck.name), "")]))
+            (send_to(words["discard"], DISCARD_KEY, DECKS, x, y), ";;"),
+            (return_to(f"{words['return_to']} {deck.name}", RETURN_KEY, deck.name), "")]))
     for name, traits in definitions:
         element = ElementTree.SubElement(container, "VASSAL.build.module.PrototypeDefinition",
                                          {"name": name, "description": ""})
@@ -285,11 +286,11 @@ def discard_spots(piles: list) -> dict:
     return spots
 
 
-def add_decks(module: Module, piles: list, spots: dict) -> None:
+def add_decks(module: Module, piles: list, spots: dict, words: dict) -> None:
     """The Decks map, for a game of cards: each deck's draw pile (face down, shuffled on every draw, each card
     masked by its back) and beside it the spot its discards go to (outlined on the board: Discard, Ctrl+D, sends
     a card there; Return to the deck, Ctrl+R, on the discards shuffles them back in), with room below to draw
-    cards to."""
+    cards to. The spots' label is the fixed word `discards` in the language built."""
     from PIL import Image, ImageDraw, ImageFont
 
     from ..core.bundle import fonts_dir
@@ -306,7 +307,7 @@ def add_decks(module: Module, piles: list, spots: dict) -> None:
         x, y = spots[deck.id]
         pen.rectangle((x - size[0] // 2, y - size[1] // 2, x + size[0] // 2, y + size[1] // 2), outline=LABEL_COLOUR,
                       width=3)
-        pen.text((x, y), "Discards", fill=LABEL_COLOUR, font=font, anchor="mm")
+        pen.text((x, y), words["discards"], fill=LABEL_COLOUR, font=font, anchor="mm")
     buffer = io.BytesIO()
     picture.save(buffer, format="PNG")
     decks = board_map(module, DECKS, (width, height), TABLE_COLOUR, image=module.image("decks.png",
@@ -400,10 +401,10 @@ def write_vmod(game, decks, laid, path, progress=None) -> dict:
         add_roster(module, players)
         ElementTree.SubElement(module.root, "VASSAL.build.module.GlobalOptions", GLOBAL_OPTIONS)
         spots = discard_spots(piles)
-        add_prototypes(module, piles, spots)
+        add_prototypes(module, piles, spots, game.words)
         add_boards(module, game)
         add_table(module, counters, piles)
-        add_decks(module, piles, spots)
+        add_decks(module, piles, spots, game.words)
         add_hands(module, players, piles)
         add_palette(module, counters)
         add_dice(module, game)

@@ -137,6 +137,14 @@ def test_exports_name_pieces_by_the_titles_they_print_and_keep_their_ids(tmp_pat
     assert [ids for _, *ids in pieces(german)] == [ids for _, *ids in pieces(source)]
     assert [guid for _, guid, _ in cards(german)] == [guid for _, guid, _ in cards(source)]
 
+    def commands(kit):  # each card's Discard and Return to Deck, by the names the module's menus show
+        with zipfile.ZipFile(kit / "vassal" / "bilingual.vmod") as module:
+            text = module.read("buildFile.xml").decode("utf-8")
+        return {name for name in ("Discard", "Return to Units", "Ablegen", "Zurück zu Einheiten") if name in text}
+
+    assert commands(german) == {"Ablegen", "Zurück zu Einheiten"}
+    assert commands(source) == {"Discard", "Return to Units"}
+
 
 def test_csv_export_writes_each_translation_beside_its_source(tmp_path):
     units = muster("export", "csv", str(BILINGUAL), "-d", "units", "-o", "-")
