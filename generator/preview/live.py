@@ -34,21 +34,29 @@ def run(root: Path, options: Options, port: int, open_browser: bool, say: Callab
     if open_browser:
         webbrowser.open(server.url)
     try:
-        for changed in saves(root, OUT, QUIET, stop):  # the first batch, empty, as soon as the watching has begun
+        for number, changed in enumerate(saves(root, OUT, QUIET, stop)):  # the first batch, empty, at once
             preview.refresh(changed)
             _report(preview, say)
-            _settle()
+            _settle(whole=number % WHOLE_EVERY == 0)
     finally:
         server.shutdown()
         server.server_close()
 
 
-def _settle() -> None:
+WHOLE_EVERY = 8  # saves between the collector's passes over everything, frozen objects included
+
+
+def _settle(whole: bool) -> None:
     """What a refresh left collected, and what it keeps set aside from the collector's later passes: the preview
     keeps hundreds of thousands of objects (a big game's cards, faces and their JSON), and a pass over them all,
     which Python makes every so often as a refresh allocates, cost a save of thousands of cards more than its
     work. A refresh's garbage is collected here, after it is published; what lives on is frozen (gc.freeze), and
-    the collector's passes go over what later refreshes make, not over everything kept."""
+    the collector's passes go over what later refreshes make, not over everything kept. A frozen object is never
+    collected, so one that a later refresh drops inside a reference cycle would be kept for the whole session:
+    every WHOLE_EVERY saves (`whole`) everything is thawed and collected first, after the page is told, so that
+    memory over a long session follows the game, not the number of saves."""
+    if whole:
+        gc.unfreeze()
     gc.collect()
     gc.freeze()
 
