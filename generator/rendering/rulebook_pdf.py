@@ -9,10 +9,12 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, BinaryIO, Callable, Mapping, NamedTuple, Sequence
 from xml.sax.saxutils import escape
 
 from markdown_it.tree import SyntaxTreeNode
+from reportlab.lib.colors import Color, toColor
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -42,7 +44,7 @@ CELL_PADDING = 12.0  # points: a table cell's left and right padding; a column m
 FURNITURE_SIZE = 7.5  # points: the running head and the page number
 
 
-def styles(body: float, family: dict[str, str], paint: Callable[..., str]) -> dict:
+def styles(body: float, family: dict[str, str], paint: Callable[..., Color]) -> dict:
     """The rulebook's paragraph styles for a body text of `body` points in the font `family` (its faces by style):
     body, list items, table cells, code, the three heading levels, the title page and the contents. `paint` gives
     a colour as the rulebook prints it."""
@@ -90,23 +92,37 @@ def set_right(rows: list[list]) -> tuple[list[list], str]:
     return [row[::-1] for row in rows], "RIGHT"
 
 
-def painter(inks: Inks) -> Callable[..., str]:
-    """How the rulebook hands reportlab a colour in `inks`: #rrggbb, or cmyk(c,m,y,k) from 0 to 1; `size`, the
+def spelling(inks: Inks) -> Callable[..., str]:
+    """How the rulebook writes a colour in `inks` into markup: #rrggbb, or cmyk(c,m,y,k) from 0 to 1; `size`, the
     points of the text it colours, when it colours text (small text prints on black alone: inks.py)."""
 
-    def paint(colour: str, size: float | None = None) -> str:
+    def spell(colour: str, size: float | None = None) -> str:
         values = inks.of(colour, small_text=size is not None and size < SMALL_TEXT)
         if len(values) == 4:
             return f"cmyk({','.join(f'{v:.4f}' for v in values)})"
         return hex_of(*values)
 
+    return spell
+
+
+def painter(inks: Inks) -> Callable[..., Color]:
+    """How the rulebook hands reportlab a colour in `inks` (as `spelling` writes it) outside markup: as reportlab's
+    own colour, made once. Given the text, reportlab reads a colour again at every use (a style's text colour at
+    every line drawn, a table style's at every cell) down a chain of parsers that ends in the one that reads #rrggbb:
+    a seventh of the time typesetting the bundled rulebooks took."""
+    spell = spelling(inks)
+
+    @lru_cache(maxsize=None)
+    def paint(colour: str, size: float | None = None) -> Color:
+        return toColor(spell(colour, size))
+
     return paint
 
 
-def painted_icons(game: Game, paint: Callable[[str], str]) -> Game:
-    """`game` with its icons' glyph colours as `paint` gives them (a cmyk(...) colour in RGB, a hex one in CMYK):
+def painted_icons(game: Game, spell: Callable[[str], str]) -> Game:
+    """`game` with its icons' glyph colours as `spell` writes them (a cmyk(...) colour in RGB, a hex one in CMYK):
     they reach platypus in markup, which would read cmyk(...) as fractions of ink."""
-    return replace(game, icons={name: replace(icon, colour=paint(icon.colour) if COLOUR.match(icon.colour or "")
+    return replace(game, icons={name: replace(icon, colour=spell(icon.colour) if COLOUR.match(icon.colour or "")
                                               else icon.colour)  # none, or (made by hand) escaped by markup.py
                                 for name, icon in game.icons.items()})
 
@@ -174,7 +190,7 @@ class Book:
         self.inks = inks or Inks()
         self.figures = figures or Figures({}, ())
         self.paint = painter(self.inks)
-        game = painted_icons(game, self.paint)
+        game = painted_icons(game, spelling(self.inks))
         family = fonts.font_book().family_of(game.rulebook.font if game.rulebook else "text")
         # the faces platypus is handed by name: headings, the family's, and the bundled text faces of the contents'
         # leaders, list bullets and figures' callouts (a game whose rulebook has a family of its own draws nothing
