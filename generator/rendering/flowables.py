@@ -123,6 +123,17 @@ class Paragraph(platypus.Paragraph):
                 if svg.is_svg(source):
                     definition.image = VectorIcon(Path(source))
 
+    def wrap(self, availWidth, availHeight):
+        """Platypus asks a paragraph its size again and again at one width (a table cell to size its row, then to
+        draw it; a frame to try a block, then to place it): three asks in five in the bundled rulebooks. The lines
+        are broken once for a width and kept while the paragraph's style, text and lines stay (splitting a
+        paragraph that does not fit drops its lines)."""
+        kept, lines = self.__dict__.get("_kept"), self.__dict__.get("blPara")
+        if kept and kept[0] == availWidth and kept[1] is self.style and kept[2] is self.frags and kept[3] is lines:
+            return kept[4]
+        size = super().wrap(availWidth, availHeight)
+        self._kept = (availWidth, self.style, self.frags, self.__dict__.get("blPara"), size)
+        return size
 
     def draw(self):
         """Drawn with each line's words in the order they print (bidi.visual_line), then put back in logical order,
