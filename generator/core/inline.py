@@ -76,6 +76,14 @@ def rules_tokens(markdown: str) -> tuple:
                  .parse(markdown))
 
 
+@lru_cache(maxsize=2)
+def rules_tree(markdown: str):
+    """The tokens of rules_tokens(markdown) as a tree of blocks, built once for the rules and the booklet alike."""
+    from markdown_it.tree import SyntaxTreeNode
+
+    return SyntaxTreeNode(rules_tokens(markdown))
+
+
 @lru_cache(maxsize=1)
 def _card_parser():
     from markdown_it import MarkdownIt

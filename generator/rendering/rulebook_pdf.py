@@ -27,7 +27,7 @@ from ..core import fonts, shaping
 from ..core.colour import COLOUR
 from ..core.errors import Location, MusterError
 from ..core.files import confined
-from ..core.inline import RULES_NESTING, rules_tokens
+from ..core.inline import RULES_NESTING, rules_tokens, rules_tree
 from ..core.model import Game
 from ..core.units import PT_PER_MM
 from .inks import SMALL_TEXT, Inks, hex_of
@@ -423,7 +423,7 @@ class Book:
         if any(token.nesting == 1 and token.level >= RULES_NESTING - 1 for token in tokens):  # its content dropped
             raise MusterError(f"lists and quotes are nested more than {RULES_NESTING // 2 - 1} deep",
                               Location(self.game.rulebook.path), code="rulebook-layout")
-        tree = SyntaxTreeNode(tokens)
+        tree = rules_tree(text)
         self.numbers, self.section, self.page_section = [0, 0, 0], "", ""
         body = in_chapters(self.blocks(tree.children, self.column_width), self.column_width, self.full_width,
                            lambda flowable: len(plain(flowable.text)) if isinstance(flowable, Paragraph) else 0)
