@@ -346,3 +346,26 @@ def test_no_page_of_a_bundled_rulebook_is_less_than_a_third_full(tmp_path, paper
         pdf.write_bytes(data)
         fills = {page + 1: page_fill(pdf, page, margin) for page in range(2, pages - 1)}
         assert min(fills.values()) >= 1 / 3, (game.id, {p: f"{f:.0%}" for p, f in fills.items()})
+
+
+def test_a_paragraph_is_measured_again_when_what_it_was_measured_by_changes():
+    """A paragraph keeps its lines for the width it was last measured at; a new width, a new style, or a split
+    that dropped its lines (a paragraph that cannot leave more than one line at a page's foot) measures it again,
+    and it still draws."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.rendering.flowables import Paragraph
+
+    style = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=12)
+    paragraph = Paragraph("word " * 60, style)
+    assert paragraph.wrap(200, 1000) == paragraph.wrap(200, 1000) == (200, 12 * len(paragraph.blPara.lines))
+    narrow = paragraph.wrap(200, 1000)[1]
+    wide = paragraph.wrap(400, 1000)[1]
+    assert wide < narrow
+    paragraph.style = ParagraphStyle("large", parent=style, fontSize=20, leading=24)
+    assert paragraph.wrap(400, 1000)[1] == 24 * len(paragraph.blPara.lines) > wide
+    paragraph.wrap(200, 1000)
+    assert paragraph.split(200, 13) == [] and not hasattr(paragraph, "blPara")  # one line's room: an orphan
+    assert paragraph.wrap(200, 1000)[1] == 24 * len(paragraph.blPara.lines)
+    paragraph.drawOn(Canvas("/dev/null"), 0, 0)
