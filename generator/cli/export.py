@@ -124,12 +124,16 @@ def tts(
             console.base_url(base_url)
         except MusterError as exc:
             console.fail(exc)
+    folders = []  # where each saved object went: OUT/<game>/tts/, a language's or a deck list's folder
+
+    def saved_object(g, exported, staging):
+        folders.append(str(staging.folder))
+        return export_saved_object(g, exported, staging, dpi, base_url)
+
     _run(game, deck, variant, sets, deck_list, out, quiet, "tts", None,
-         lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi),
-         lambda g, exported, staging: export_saved_object(g, exported, staging, dpi, base_url), lang)
+         lambda g, d, laid, staging, b: export_tts(g, d, laid, staging, dpi), saved_object, lang)
     if base_url is None:  # said even with --quiet: the file looks fine here and is blank for everyone else
         name = Path(str(game)).name
-        folders = [str(out.joinpath(name, *filter(None, [language]), "tts")) for language in _languages(game, lang)]
         folders = ("each of " if len(folders) > 1 else "") + ", ".join(folders)
         typer.echo(f"warning: {name}: the saved object names its images by file:/// paths on this "
                    f"computer: other players, and any other computer, see blank objects. Upload {folders} as it is "

@@ -247,6 +247,7 @@ def test_exports_of_a_list(tmp_path):
     result = muster("export", "tts", "eastern-front", "--list", str(path), "-o", str(out), "--dpi", "72")
     assert result.returncode == 0, result.stderr
     saved = json.loads((out / "eastern-front-mine" / "tts" / "eastern-front-mine.json").read_text())
+    assert f"Upload {out / 'eastern-front-mine' / 'tts'} as it is" in result.stderr  # the list's folder, not the game's
     piles = {}
 
     def walk(item):  # every deck of the saved object: its name and how many cards it holds
