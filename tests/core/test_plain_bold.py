@@ -13,7 +13,6 @@ from generator.core.inline import Segment, Token, card_segments
 PIECES = ["**", "*", " ", "\n", "a", "Z", "7", ":", ".", "(", ")", "_", "×", "é", "\t", "\\", "[[star]]", "2 ",
           "\u00a0", "!", "-"]
 
-
 # what is before, between and after pairs of `**`, mostly such that the pairs are bold
 OUTSIDE = ["", " ", "a ", "Hit: ", "(", ")", "x\n", "a", ".", " ×", "2 ", "_", "a\\", "é-"]
 INSIDE = ["a", "Attack:", "63 × 88 mm", "[[star]] 2", " a", "a ", "a*", "(a)", "é", "a\nb", ":"]
@@ -40,7 +39,7 @@ def test_the_calibration_label_and_a_keyword_are_read_without_markdown_it():
         Segment(Token("Duplex check:"), True), Segment(Token(" printed ")), Segment(Token("[[star]]", "star"))]
 
 
-def test_markup_it_cannot_decide_alone_is_left_to_markdown_it():
+def test_what_the_fast_path_cannot_decide_is_left_to_markdown_it():
     for text in ("a**b**c", "**a** **", "***a***", "**a *b* c**", "**a\\*b**", "2**3**4", "** a**", "**a**×",
                  "**a**\r\nb", "**a**b", "****"):
         assert inline._plain_bold(text) is None, text
