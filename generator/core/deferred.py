@@ -25,10 +25,16 @@ class _StandIn(types.ModuleType):
     """A module not imported yet: its attributes are the real module's, imported at the first one asked."""
 
     def __getattr__(self, attribute: str):  # called only for what the stand-in itself lacks: all but its name and spec
+        return getattr(self._real(), attribute)
+
+    def __setattr__(self, attribute: str, value) -> None:  # a setting made through it reaches the real module
+        setattr(self._real(), attribute, value)
+
+    def _real(self) -> types.ModuleType:
         with _loading:  # the stand-in taken out once; a thread that comes second waits for the first one's import
             if sys.modules.get(self.__name__) is self:
                 del sys.modules[self.__name__]
-        return getattr(importlib.import_module(self.__name__), attribute)
+        return importlib.import_module(self.__name__)
 
 
 def defer() -> None:
@@ -40,7 +46,7 @@ def defer() -> None:
         if spec is None:
             continue
         stand_in = _StandIn(name)
-        stand_in.__spec__ = spec
+        vars(stand_in)["__spec__"] = spec
         sys.modules[name] = stand_in
         parent, _, child = name.rpartition(".")
         if parent:
