@@ -14,10 +14,9 @@ from .app import (BLEED, COLOUR, DECK_LIST, GAME, INK_LIMIT, LANG, PDFX, QUIET, 
 from ..core import codes
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..core.files import unwritable
-from ..core.options import read_bleed, set_names
-from ..formats.exports import DEFAULT_DPI, MAX_DPI, MIN_DPI, export_pdf, export_png, run_export
-from ..formats.tts import TTS_LAYOUT_BLEED, export_tts
+from ..core.options import DEFAULT_DPI, read_bleed, set_names
 
+MIN_DPI, MAX_DPI = 72, 1200  # --dpi's bounds
 
 DECKS = typer.Option(None, "--deck", "-d", metavar="DECK",
                      help="A deck to export (repeatable; default: every card deck, or every deck of a game of counters).")
@@ -28,6 +27,9 @@ EXPORT_OUT = typer.Option(Path("output"), "--out", "-o", metavar="DIR",
 
 def _run(game: str, decks, variants, sets: str | None, deck_list: Path | None, out: Path, quiet: bool, kind: str,
          bleed_text: str | None, export, finish=None, lang: str | None = None) -> None:
+    from ..formats.exports import run_export  # here, as each command's own: a build or --help needs no export
+    from ..formats.tts import TTS_LAYOUT_BLEED
+
     def work() -> list[str]:
         bleed = read_bleed(bleed_text) if bleed_text is not None else TTS_LAYOUT_BLEED
         return [line for language in _languages(game, lang)
@@ -74,6 +76,8 @@ def png(
     quiet: bool = QUIET,
 ) -> None:
     """One PNG per distinct card front and back, with bleed, at an exact pixel size; counts in cards.csv."""
+    from ..formats.exports import export_png
+
     _run(game, deck, variant, sets, deck_list, out, quiet, "png", bleed,
          lambda g, d, laid, staging, b: export_png(g, d, laid, staging, dpi, b), lang=lang)
 
@@ -94,6 +98,8 @@ def pdf(
     ink_limit: Optional[float] = INK_LIMIT,
 ) -> None:
     """One two-page PDF per distinct card (front, back) with TrimBox and BleedBox; counts in cards.csv."""
+    from ..formats.exports import export_pdf
+
     printing = kit_options(colour=colour, pdfx=pdfx, ink_limit=ink_limit)
     _run(game, deck, variant, sets, deck_list, out, quiet, "pdf", bleed,
          lambda g, d, laid, staging, b: export_pdf(g, d, laid, staging, b, printing), lang=lang)
@@ -118,6 +124,7 @@ def tts(
     """Tabletop Simulator: deck sheets (up to 10 x 7, 69 cards), counters as tile images, the Custom Deck dialog's
     numbers, and <game>.json, a saved object holding every deck, counter and board."""
     from ..formats.tabletop import export_saved_object
+    from ..formats.tts import export_tts
 
     if base_url is not None:
         try:
@@ -181,6 +188,7 @@ def shop(
     """A deck's files as a print shop asks for them: its card size, bleed, safe zone, pixels, file type, names
     and order (docs/exports.md); warns about text outside the shop's safe zone and backgrounds short of its bleed
     (with --strict, or the shop's strict: true, refuses them)."""
+    from ..formats.exports import run_export
     from ..formats.shops import STRICT, export_shop, find_shop
     from ..reading.loading import load_game
 

@@ -8,4 +8,11 @@ assets are (bundle.py), how files are written and confined (files.py), the one w
 (inputs.py: a regular file within the size limit of its kind), SVG art vetted and made a drawing (svg.py), and
 the sandbox every template of a game runs in, in game.yaml, layouts and rulebooks alike (sandbox.py: imported
 only by the stages that read templates, never by the drawing side).
+
+Every stage imports this package first: here, before anything imports reportlab, the modules reportlab imports
+but seldom uses are deferred to their first use (deferred.py).
 """
+
+from . import deferred
+
+deferred.defer()

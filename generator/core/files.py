@@ -86,6 +86,16 @@ def confined(root: Path, name: str) -> Path:
     return resolved
 
 
+def user_cache(kind: str) -> Path:
+    """Muster's own cache folder of `kind` (templates, fonts) in the user's: `$XDG_CACHE_HOME/muster/<kind>`, else
+    `~/.cache/muster/<kind>`, made mode 0700 if need be. OSError (RuntimeError: no home folder) when there is none.
+    No input names it: it is Muster's own, as a user's cache of pip or black is theirs."""
+    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    folder = Path(home, "muster", kind)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
 def sha256(path: Path) -> str:
     import hashlib  # here: OpenSSL's library costs --help and the commands that only name this module 3 ms, 4 MB
 

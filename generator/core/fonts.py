@@ -155,15 +155,28 @@ def _pdf_name(book: FontBook, name: str, postscript: bytes) -> bytes:
 def parsed(name: str, path: Path, stamp: str = "", face: int | str = 0):
     """Face `face` (an index or a name; 0 for a file of one font) of the font file at `path` read as the font
     `name` (not registered); a MusterError naming the file when it is not a font Muster can embed. `stamp` tells
-    two versions of one file apart, so this cache is never stale."""
+    two versions of one file apart, so this cache is never stale. A bundled font is read back as it was read in
+    an earlier run, when it was (fontcache.py)."""
+    from . import fontcache
+
+    bundled = path.parent == fonts_dir()  # Muster's own fonts are checked by its tests, not at every start
+    font = fontcache.load(name, path, face) if bundled else None
+    if font is None:
+        font = _parse(name, path, face, bundled)
+    font.postscript = font.face.name  # face.name becomes the name it is embedded under (_pdf_name)
+    return font
+
+
+def _parse(name: str, path: Path, face: int | str, bundled: bool):
+    """The font as reportlab reads it from the file (a bundled one kept for the next run)."""
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-    from . import outlines
+    from . import fontcache, outlines
 
     data = read_bytes(path, FONT)
     try:
         index = outlines.face_index(data, face)
-        if path.parent != fonts_dir():  # Muster's own fonts are checked by its tests, not at every start
+        if not bundled:
             sfnt.check(data, index)  # before reportlab reads a table: a damaged or hostile font is refused from its bytes
         readable, postscript = outlines.standalone(data, index)
     except MusterError as problem:
@@ -181,7 +194,8 @@ def parsed(name: str, path: Path, stamp: str = "", face: int | str = 0):
     if postscript:
         font.face.__class__ = outlines.ConvertedFace
         font.face.outlines = outlines.Outlines(data, index, Location(path))
-    font.postscript = font.face.name  # face.name becomes the name it is embedded under (_pdf_name)
+    elif bundled:
+        fontcache.store(font, path, face)
     return font
 
 

@@ -13,6 +13,7 @@ from .units import paper_name, parse_length
 
 MAX_BLEED = 10.0  # mm
 MAX_BACK_OFFSET = 10.0  # mm: far beyond any duplex printer's shift; more is a typo
+DEFAULT_DPI = 300  # exported PNGs and Tabletop Simulator sheets, unless --dpi says (here: `muster --help` shows it)
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")  # a BCP 47 tag as translators write it: de, pt-BR
 # (fullmatch it: with match, '$' lets a tag end in a line break; the pattern is also the schema's, in JavaScript)
 ALL_LANGUAGES = "all"  # --lang all: the source language and each other, each into its folder

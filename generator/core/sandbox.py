@@ -8,7 +8,6 @@ that text, not read as markup."""
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import re
 import signal
@@ -33,6 +32,7 @@ from markupsafe import Markup
 from . import budget
 from .budget import TemplateBudget
 from .errors import did_you_mean
+from .files import user_cache
 
 TIME_LIMIT = 60          # seconds one stage's templates may run in all
 MAX_LISTED = 12          # keys an error about a missing key lists
@@ -299,15 +299,12 @@ def _compiled() -> tuple:
     are filed under: the digest of what turns a template into code (this module's code generator, budget.py and
     Jinja's version), Python's version being in every entry besides. (None, "") where there is no such folder.
     Compiling the templates of a small game costs as much as laying its cards out; reading their code back, a few
-    ms. No input names the folder: it is Muster's own, as a user's cache of pip or black is theirs."""
+    ms."""
     import jinja2
     from jinja2 import FileSystemBytecodeCache
 
     try:
-        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-        folder = Path(home, "muster", "templates")
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        cache = FileSystemBytecodeCache(str(folder), pattern="muster-%s.cache")
+        cache = FileSystemBytecodeCache(str(user_cache("templates")), pattern="muster-%s.cache")
         generator = hashlib.sha256(Path(__file__).read_bytes() + Path(budget.__file__).read_bytes()
                                    + jinja2.__version__.encode()).hexdigest()
     except (OSError, RuntimeError):

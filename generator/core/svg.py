@@ -14,7 +14,6 @@ hears which feature of which file to change rather than finding it missing on th
 from __future__ import annotations
 
 import io
-import logging
 import math
 import re
 from pathlib import Path
@@ -364,22 +363,16 @@ def _extent(node, identified: dict, where: Location, chain: list) -> int:
     return total
 
 
-class _Complaints(logging.Handler):
-    """What svglib logs while it converts one file: it warns of what it cannot read instead of failing."""
-
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 def _convert(data: bytes, where: Location):
+    import logging  # here: 1 ms of every start that draws no SVG
+    import sys
+    from logging.handlers import BufferingHandler
+
     from svglib.svglib import svg2rlg
 
     logger = logging.getLogger("svglib")
-    complaints = _Complaints()
+    complaints = BufferingHandler(capacity=sys.maxsize)  # what svglib logs as it converts the file: it warns of
+    complaints.setLevel(logging.WARNING)                   # what it cannot read instead of failing
     logger.addHandler(complaints)
     propagate, logger.propagate = logger.propagate, False  # its warnings become our error, not stray stderr
     try:
@@ -390,8 +383,9 @@ def _convert(data: bytes, where: Location):
     finally:
         logger.removeHandler(complaints)
         logger.propagate = propagate
-    if complaints.messages:
-        raise MusterError.of(codes.SVG_UNDRAWABLE, where, how=" as written", problem=complaints.messages[0][:160])
+    if complaints.buffer:
+        raise MusterError.of(codes.SVG_UNDRAWABLE, where, how=" as written",
+                             problem=complaints.buffer[0].getMessage()[:160])
     if drawing is None or drawing.width <= 0 or drawing.height <= 0:
         raise MusterError("has no size: give it a viewBox, or a width and a height", where, code="bad-image")
     _finite(drawing, where)

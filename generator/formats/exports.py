@@ -21,13 +21,11 @@ from typing import Callable, Iterator
 
 from ..core import codes
 from ..core.errors import GameInvalid, MusterError, has_errors
-from ..core.options import Options
+from ..core.options import DEFAULT_DPI, Options
 from ..core.units import CARD_SIZES, MM_PER, PT_PER_MM, parse_length
 from ..rendering.raster import FaceRaster, check_pixels, png_bytes, rasterise_faces, write_face_pages
 
 MM_PER_INCH = MM_PER["in"]
-DEFAULT_DPI = 300
-MIN_DPI, MAX_DPI = 72, 1200
 
 
 # ---------------------------------------------------------------------------------------------------- sizes
