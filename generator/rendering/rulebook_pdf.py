@@ -9,12 +9,11 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any, BinaryIO, Callable, Mapping, NamedTuple, Sequence
 from xml.sax.saxutils import escape
 
 from markdown_it.tree import SyntaxTreeNode
-from reportlab.lib.colors import Color, toColor
+from reportlab.lib.colors import Color
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -30,7 +29,7 @@ from ..core.files import confined
 from ..core.inline import RULES_NESTING, rules_tokens, rules_tree
 from ..core.model import Game
 from ..core.units import PT_PER_MM
-from .inks import SMALL_TEXT, Inks, hex_of
+from .inks import Inks, painter, spelling
 from .flowables import CardFigure, CardRow, ContentsLine, Paragraph, SplitTable, picture
 from .render import Painter
 from .markup import inline, plain
@@ -90,33 +89,6 @@ def set_right(rows: list[list]) -> tuple[list[list], str]:
         for cell in row:
             cell.style = ParagraphStyle(f"{cell.style.name}-right", parent=cell.style, alignment=TA_RIGHT)
     return [row[::-1] for row in rows], "RIGHT"
-
-
-def spelling(inks: Inks) -> Callable[..., str]:
-    """How the rulebook writes a colour in `inks` into markup: #rrggbb, or cmyk(c,m,y,k) from 0 to 1; `size`, the
-    points of the text it colours, when it colours text (small text prints on black alone: inks.py)."""
-
-    def spell(colour: str, size: float | None = None) -> str:
-        values = inks.of(colour, small_text=size is not None and size < SMALL_TEXT)
-        if len(values) == 4:
-            return f"cmyk({','.join(f'{v:.4f}' for v in values)})"
-        return hex_of(*values)
-
-    return spell
-
-
-def painter(inks: Inks) -> Callable[..., Color]:
-    """How the rulebook hands reportlab a colour in `inks` (as `spelling` writes it) outside markup: as reportlab's
-    own colour, made once. Given the text, reportlab reads a colour again at every use (a style's text colour at
-    every line drawn, a table style's at every cell) down a chain of parsers that ends in the one that reads #rrggbb:
-    a seventh of the time typesetting the bundled rulebooks took."""
-    spell = spelling(inks)
-
-    @lru_cache(maxsize=None)
-    def paint(colour: str, size: float | None = None) -> Color:
-        return toColor(spell(colour, size))
-
-    return paint
 
 
 def painted_icons(game: Game, spell: Callable[[str], str]) -> Game:
