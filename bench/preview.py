@@ -102,24 +102,40 @@ def _insert(cards: Path, url: str, state: dict, index: int, away: bool) -> tuple
 
 
 def _state(url: str, shown: dict | None) -> dict:
-    """The state after the one `shown`, as the page makes it of what the server sends (page.js, merged): the whole
-    state, or what changed since the one shown."""
+    """The state after the one `shown`, as the page makes it of what the server sends: the whole state, or what
+    changed since the one shown."""
     with urllib.request.urlopen(f"{url}state.json?after={shown['version'] if shown else 0}", timeout=120) as response:
-        sent = json.loads(response.read())
+        return merged(shown, json.loads(response.read()))
+
+
+def merged(shown: dict | None, sent: dict) -> dict:
+    """The state the page makes of the one it `shown` and what the server `sent` (page.js, merged), in Python: the
+    whole state, or what changed since the one shown. Also what the preview's tests follow saves with."""
     if "after" not in sent:
         return sent
     decks = []
     for deck in sent["decks"]:
         if "cards" not in deck:
-            cards = next(old for old in shown["decks"] if old["id"] == deck["id"])["cards"][:deck.pop("size")]
-            for index, card in sorted((int(index), card) for index, card in deck.pop("changed").items()):
-                if index < len(cards):
-                    cards[index] = card
-                else:  # a card added at the end
-                    cards.append(card)
+            cards = list(next(old for old in shown["decks"] if old["id"] == deck["id"])["cards"])
+            for at, taken, put in deck.pop("splices"):
+                cards[at:at + taken] = put
+            for start, stop, lines in deck.pop("lines"):
+                for index in range(start, stop):
+                    cards[index] = {**cards[index], "line": cards[index]["line"] + lines}
             deck["cards"] = cards
         decks.append(deck)
     return {**sent, "decks": decks, "outlines": {**shown["outlines"], **sent["outlines"]}}
+
+
+def places(card: dict) -> dict[str, str]:
+    """The places the page shows for a card (page.js, cardPlace and valuePlace): file:line:column of the card under
+    "", and of each of its values under its name."""
+    line, column, file = card["line"], card["column"], card["file"]
+    shown = {"": f"{file}:{line}:{column}" if line else file}
+    for value in card["data"]:
+        at = value["at"]
+        shown[value["name"]] = f"{file}:{line + at[0]}:{at[1]}" if line and at else file
+    return shown
 
 
 def _peak(pid: int) -> str:

@@ -238,9 +238,9 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckF
         if kept is not None and index < moved and (kept[0] is raw or sheet and _same_row(kept[0], raw)):
             reader.findings.extend(kept[2])
         elif kept is not None and index >= moved and kept[1] is not None and kept[1].title and not kept[2]:
-            kept = (raw, dataclasses.replace(kept[1], where=raw_cards.item_where[index], index=start + index,
-                                             field_where=frozen({key: raw.value_where[key] for key in raw})), ())
+            kept = (raw, _moved(kept[1], raw_cards.item_where[index], start + index), ())
         else:
+            raw = files.placed(path, raw_cards, index) if files is not None and not sheet else raw
             mark = len(reader.findings)
             kept = (raw, _card(reader, raw, raw_cards.item_where[index], "" if sheet else f"cards[{index}]", source,
                                misspelt, start + index), tuple(reader.findings[mark:]))
@@ -248,6 +248,16 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckF
         if kept[1] is not None:
             cards.append(kept[1])
     return cards
+
+
+def _moved(card: Card, where: Location, index: int) -> Card:
+    """`card` at `where`, the `index`th of its deck, the places of its values moved as far as it moved (all in its
+    entry, whose lines moved together). A save above thousands of cards moves them all."""
+    lines = where.line - card.where.line
+    moved = object.__new__(Card)  # a copy with three fields new: dataclasses.replace, by __init__, costs twice as much
+    moved.__dict__.update(card.__dict__, where=where, index=index, field_where=frozen({
+        key: Location(place.path, place.line + lines, place.column) for key, place in card.field_where.items()}))
+    return moved
 
 
 def _same_row(old, new) -> bool:

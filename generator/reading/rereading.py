@@ -5,8 +5,10 @@ entry starting `- ` on a line of its own, at one column) and the file holds no a
 refers to another), each entry spans the lines from its `- ` to the next entry's. A save whose changed lines lie
 within the entries (lines changed, added or taken away: a value, a card added or deleted, a line added to a card)
 is read by parsing the entries those lines touch alone, placed at their lines, and putting them in the place of
-the old ones; the entries before stay the same objects, and so do the cards read from them; the entries after are
-moved to their new lines (copies placed there; a card read from one is the card made before, moved: decks.py).
+the old ones; the entries before stay the same objects, and so do the cards read from them; the entries after stay
+the same objects too, noted as lying some lines below the places they hold (a card read from one is the card made
+before, moved: decks.py), and are copied to their lines only when a card is made of one again (`placed`): a card
+added near the top of thousands costs what that card does, not a copy of every entry below it.
 Anything else (a change to the lines around the list, a part that does not read alone as entries of the list, an
 anchor) is read whole, as load_yaml reads it. Either way the cards and findings are those a whole read gives
 (tests/reading/test_rereading.py compares the two over random edits).
@@ -29,12 +31,14 @@ _LIST_DEPTH = 1  # the list of cards lies in the file's mapping: an entry read a
 
 class _Read(NamedTuple):
     """A deck file as last read: its lines, its document, and for a list of cards that can be read entry by entry,
-    the line (from 0) each entry starts at and the line the list ends before."""
+    the line (from 0) each entry starts at, the line the list ends before, and how many lines each entry lies below
+    the places it holds (0 once it is `placed`)."""
 
     lines: list[str]
     data: Any
     starts: list[int]
     end: int
+    shifts: list[int]
 
 
 class _Move(NamedTuple):
@@ -60,8 +64,9 @@ class DeckFiles:
         self.parsed = 0
 
     def load(self, path: Path):
-        """The document in the deck file `path`, as load_yaml gives it; its unchanged card entries the same objects
-        as the last time it was read."""
+        """The document in the deck file `path`, as load_yaml gives it but for the places inside the card entries that
+        moved: its unchanged card entries are the same objects as the last time it was read, those moved too, their
+        places given by `placed`."""
         text = yaml_text(path)
         lines = text.splitlines(keepends=True)
         old = self.read.get(path)
@@ -73,7 +78,8 @@ class DeckFiles:
             data = parsed.value
             cards = data.get("cards") if isinstance(data, Map) else None
             self.parsed = len(cards) if isinstance(cards, Seq) else 0
-            self.read[path] = _Read(lines, data, [] if parsed.anchored else _starts(lines, cards), _end(cards))
+            starts = [] if parsed.anchored else _starts(lines, cards)
+            self.read[path] = _Read(lines, data, starts, _end(cards), [0] * len(starts or ()))
         return data
 
     def _changed(self, path: Path, old: _Read, lines: list[str]):
@@ -113,16 +119,26 @@ class DeckFiles:
         if not starts:  # no card left: the list is read whole, as what it now is
             return None
         cards = old.data["cards"]
-        listed = Seq(cards[:begin] + entries + [_moved(entry, moved) for entry in cards[stop:]])
+        listed = Seq(cards[:begin] + entries + cards[stop:])
         listed.item_where = (cards.item_where[:begin] + entries.item_where
                              + [_line(where, moved) for where in cards.item_where[stop:]])
         listed.where, listed.end = Location(path, starts[0] + 1, column + 1), _line(cards.end, moved)
         data = _mapping(old.data, {**old.data, "cards": listed}, moved, old.end)  # what follows the list moved too
         data.value_where["cards"] = listed.where
-        self.read[path] = _Read(lines, data, starts, old.end + moved)
+        shifts = old.shifts[:begin] + [0] * len(entries) + [lines + moved for lines in old.shifts[stop:]]
+        self.read[path] = _Read(lines, data, starts, old.end + moved, shifts)
         self.parsed = len(entries)
         self._realign(path, _Move(begin, stop, len(entries), moved))
         return data
+
+    def placed(self, path: Path, cards: Seq, index: int):
+        """The entry `index` of `cards`, the list of cards of `path` as `load` last gave it, at its lines: an entry
+        that moved is copied there the first time it is asked for, in the list too."""
+        read = self.read.get(path)
+        if read is not None and read.shifts and read.shifts[index] and read.data["cards"] is cards:
+            cards[index] = _moved(cards[index], read.shifts[index])
+            read.shifts[index] = 0
+        return cards[index]
 
     def _realign(self, path: Path, move: _Move) -> None:
         """What was made of the file's entries put at their new places in the list: none for those parsed anew, and

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,10 @@ from generator.preview.server import PreviewServer, page_file
 from generator.preview.session import Preview
 
 HOSTILE = "<img src=x onerror=alert(1)>"
+# bench/preview.py: the state the page makes of what the server sends, and the places it shows, in Python
+_SPEC = importlib.util.spec_from_file_location("bench_preview", Path(__file__).parents[2] / "bench" / "preview.py")
+bench_preview = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(bench_preview)
 
 
 @pytest.fixture
@@ -108,9 +114,10 @@ def test_cards_carry_their_data_with_places_and_their_findings(make_game):
     preview = Preview(folder, Options())
     preview.refresh()
     alpha, bravo = state(preview)["decks"][0]["cards"]
-    values = {entry["name"]: entry for entry in alpha["data"]}
-    assert values["force"]["value"] == 2 and values["force"]["where"].endswith("reds.yaml:2:36")
-    assert values["title"]["where"].endswith("reds.yaml:2:13")
+    values = {entry["name"]: entry["value"] for entry in alpha["data"]}
+    assert values["force"] == 2
+    assert {name: place for name, place in bench_preview.places(alpha).items() if name in ("", "title", "force")} == {
+        "": "reds.yaml:2:5", "title": "reds.yaml:2:13", "force": "reds.yaml:2:36"}
     assert not alpha["findings"]
     assert any("force" in f["field"] or "force" in f["message"] for f in bravo["findings"])
 
@@ -530,7 +537,8 @@ def test_a_page_showing_the_version_before_is_sent_only_what_changed(served):
     sent = json.loads(fetch(server, f"/state.json?after={shown['version']}")[2])
     assert (sent["after"], sent["version"]) == (shown["version"], whole["version"])
     deck = sent["decks"][0]
-    assert "cards" not in deck and deck["size"] == 2 and deck["changed"] == {"1": whole["decks"][0]["cards"][1]}
+    assert "cards" not in deck and deck["splices"] == [[1, 1, [whole["decks"][0]["cards"][1]]]] and not deck["lines"]
+    assert bench_preview.merged(shown, sent)["decks"] == whole["decks"]
     card = whole["decks"][0]["cards"][1]
     assert card["front"] in sent["outlines"] and set(sent["outlines"]) <= {card["front"], card["back"]}
     assert {key: sent[key] for key in ("title", "stale", "findings", "statistics")} == {
