@@ -10,6 +10,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import patched
 from generator.core.bundle import bundled_games_dir
@@ -571,3 +572,54 @@ def test_what_a_refresh_froze_and_later_dropped_in_a_cycle_is_collected_in_a_lat
         assert watch() is None
     finally:
         gc.unfreeze()
+
+
+_VALUES = st.lists(st.sampled_from(["fronts: [E, W]", "year: 1941", "year: 1990", "forse: 1", "# said", "note: a"]),
+                   max_size=3, unique_by=lambda value: value.split(":")[0])
+
+
+def _entry(title: str, force: int, values: list[str]) -> list[str]:
+    """A card's lines in block style: its title, type and force, and `values`."""
+    return [f"  - title: {title}", "    type: U", f"    force: {force}", *(f"    {value}" for value in values)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cards=st.lists(st.tuples(st.sampled_from([2, 7]), _VALUES), min_size=2, max_size=7),
+       edits=st.lists(st.tuples(st.integers(0, 20), st.sampled_from(["card", "block card", "twice", "drop", "line",
+                                                                     "unline", "comment"]), _VALUES),
+                      min_size=1, max_size=4))
+def test_the_page_follows_saves_to_every_findings_file_and_line(make_game, cards, edits):
+    """Cards added (one line or several, a title given twice), taken away, lines added to a card or taken from it,
+    anywhere in the deck, with values out of range and unknown keys (none that stops a layout, which keeps a deck's last
+    good faces where a preview started afresh has none): the state the page makes of each update (bench's
+    Python mirror of page.js) shows every card, its places and its findings as a preview started afresh shows them."""
+    entries = [_entry(f"Card {n}", force, values) for n, (force, values) in enumerate(cards)]
+    folder = make_game({"reds.yaml": "cards:\n" + "".join(line + "\n" for entry in entries for line in entry)})
+    preview = Preview(folder, Options())
+    preview.refresh()
+    page = state(preview)
+    for number, (at, how, values) in enumerate(edits):
+        place = at % (len(entries) + 1)
+        if how == "card":
+            entries.insert(place, [f"  - {{title: New {number}, type: U, force: {at % 10}}}"])
+        elif how in ("block card", "twice"):
+            entries.insert(place, _entry("Card 0" if how == "twice" else f"New {number}", at % 10, values))
+        elif how == "drop" and len(entries) > 1:
+            del entries[place % len(entries)]
+        elif how in ("line", "comment") and len(entries[place % len(entries)]) > 1:  # a card in block style
+            entry = entries[place % len(entries)]
+            noted = how == "comment" or any(line.startswith("    note:") for line in entry)
+            entry.insert(1 + at % len(entry), f"    # added {number}" if noted else "    note: added")
+        elif how == "unline":
+            entry = entries[place % len(entries)]
+            if len(entry) > 3:
+                del entry[3 + at % (len(entry) - 3)]
+        (folder / "reds.yaml").write_text("cards:\n" + "".join(line + "\n" for entry in entries for line in entry))
+        preview.refresh([folder / "reds.yaml"])
+        page = bench_preview.merged(page, json.loads(preview.wait(page["version"], 0)))
+        afresh = Preview(folder, Options())
+        afresh.refresh()
+        whole = state(afresh)
+        assert page["decks"] == whole["decks"] and page["findings"] == whole["findings"]
+        assert ([bench_preview.places(card) for card in page["decks"][0]["cards"]]
+                == [bench_preview.places(card) for card in whole["decks"][0]["cards"]])
