@@ -61,6 +61,7 @@ class DeckFiles:
         # per file, what its cards were last made of (see `cards`), and the place in it from which they moved
         self.made: dict[Path, tuple[object, list[tuple | None], int]] = {}
         self.patched: dict[str, dict] = {}  # per deck, its cards as the variants last patched them (rules.patched)
+        self.sheets: dict[Path, tuple[object, dict]] = {}  # per sheet file, what its rows were made into (`rows`)
         self.parsed = 0
 
     def load(self, path: Path):
@@ -155,6 +156,16 @@ class DeckFiles:
         """Forget the files but `paths` (the deck files the game now has)."""
         self.read = {path: read for path, read in self.read.items() if path in paths}
         self.made = {path: made for path, made in self.made.items() if path in paths}
+        self.sheets = {path: rows for path, rows in self.sheets.items() if path in paths}
+
+    def rows(self, path: Path, header: object) -> dict:
+        """What each row of the sheet `path` was made into the last time it was read under `header` (its columns'
+        keys and the game's traits), by the row's number and cells (worksheets.card_maps), to be filled with this
+        time's: a save that changes a row of thousands types that row alone."""
+        kept = self.sheets.get(path)
+        if kept is None or kept[0] != header:
+            kept = self.sheets[path] = (header, {})
+        return kept[1]
 
     def cards(self, path: Path, source: object) -> tuple[list[tuple | None], list[tuple], int]:
         """What was made of each card entry of `path` the last time its cards were read as `source` says (by the

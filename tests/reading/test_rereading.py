@@ -232,3 +232,38 @@ def test_with_variants_on_a_save_keeps_the_cards_it_did_not_change(make_game):
     assert [n for n, (old, new) in enumerate(zip(before, after)) if old is not new] == [5]
     assert after[5].value("year") == 1941 and after[5].value("force") == 6
     assert game == load_game(folder)
+
+
+def test_a_sheet_saved_with_one_cell_changed_types_that_row_alone(make_game):
+    """A one-cell save of a 50-row sheet: that row is typed into a card mapping again, every other row's mapping is
+    the one made before; rows that merge as copies of one card are merged anew, leaving the mappings kept as they
+    were."""
+    rows = [[f"Card {n}", "1", str(n % 9), "U", "E", "2"] for n in range(50)] + [["Card 7", "1", "7", "U", "E", "2"]]
+    folder = _sheet_game(make_game, rows)
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    before = dict(deck_files.sheets[folder / "reds.csv"][1])
+    rows[20][2] = "12"
+    (folder / "reds.csv").write_text(_csv(rows))
+    game = load_game(folder, deck_files=deck_files)
+    after = deck_files.sheets[folder / "reds.csv"][1]
+    assert [number for number, cells in after if after[(number, cells)] is not before.get((number, cells))] == [22]
+    assert [card.count for card in game.decks["reds"].cards if card.title == "Card 7"] == [2]
+    assert game == load_game(folder)
+    (folder / "reds.csv").write_text(_csv(rows))  # saved again as it is: the copies merge to two again, not three
+    assert load_game(folder, deck_files=deck_files) == load_game(folder)
+
+
+def test_a_translated_deck_read_again_after_game_yaml_changed_is_what_a_whole_read_gives(make_game):
+    """A change to game.yaml that every card is read again under (a vocabulary): each entry is read whole again,
+    its translations with it, not as the last read left it (a reader takes the translations out of what it reads)."""
+    game_yaml = patched((make_game() / "game.yaml").read_text(), {"title: Tiny War\n": "title: Tiny War\nlanguages: [en, de]\n"})
+    folder = make_game({"game.yaml": game_yaml, "reds.yaml": "cards:\n  - {title: Alpha, title:de: Alfa, type: L, force: 2}\n"
+                                                            "  - {title: Bravo, title:de: Bravo, type: U, force: 3}\n"})
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    (folder / "game.yaml").write_text(patched(game_yaml, {"U: Unit": "U: Unit\n    Q: Quartermaster"}))
+    game = load_game(folder, deck_files=deck_files)
+    assert [f.field for f in game.findings if f.code == "missing-translation"] == [
+        f.field for f in load_game(folder).findings if f.code == "missing-translation"]
+    assert game == load_game(folder)
