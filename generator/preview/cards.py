@@ -37,12 +37,15 @@ class Laid(NamedTuple):
 
 class DeckLayout(NamedTuple):
     """A deck laid out: each card's Laid, in order, and its key (card_key); the findings that stopped it; whether
-    every card was laid out."""
+    every card was laid out; the cards of the deck as laid out the time before, and the place among them of each
+    card that is one of them, or one of them moved (`aligned`)."""
 
     cards: list[Laid]
     keys: list[object]
     findings: list[Finding]
     complete: bool
+    before: tuple[Card, ...] = ()
+    places: list[int | None] = []
 
 
 class _Remembered(NamedTuple):
@@ -81,7 +84,8 @@ class CardLayouts:
         before = old.cards
         keys: list[object] = []
         laid: list[Laid | None] = []
-        for card, was in zip(deck.cards, aligned(before, deck.cards, same_card)):
+        places = aligned(before, deck.cards, same_card)
+        for card, was in zip(deck.cards, places):
             if was is None:
                 key = card_key(card)
                 keys.append(key)
@@ -103,7 +107,7 @@ class CardLayouts:
         self.laid_out += len(missing)
         self.decks[deck.id] = _Remembered(signature if complete else None, deck.cards, keys, laid, known)
         return DeckLayout([done for done in laid if done is not None], keys, findings,
-                          complete and all(done is not None for done in laid))
+                          complete and all(done is not None for done in laid), before, places)
 
     def _lay_out(self, game: Game, deck: Deck, bleed: float, cards: list[Card]
                  ) -> tuple[list[Laid], list[Finding], bool]:

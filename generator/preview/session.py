@@ -165,7 +165,8 @@ class Preview:
         done = laid.cards + _unlaid(deck, laid)
         texts = [encoded(found[(deck.id, number)]) if (deck.id, number) in found else "[]"
                  for number in range(len(deck.cards))]
-        places = aligned(old.shown, deck.cards, same_card) if old is not None else [None] * len(deck.cards)
+        places = ([None] * len(deck.cards) if old is None else laid.places if laid.before is old.shown
+                  else aligned(old.shown, deck.cards, same_card))  # as the layouts found them, mostly
         kept = [None if was is None or before[was].laid is not laid_card or before[was].findings != text else was
                 for was, laid_card, text in zip(places, done, texts)]
         faces = list(dict.fromkeys(face for laid_card, was in zip(done, kept) if was is None
