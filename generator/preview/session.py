@@ -34,7 +34,8 @@ DRAWN_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf", ".ttc
 
 class Shown(NamedTuple):
     """A deck as last shown: its entry but for its cards, each card's entry as JSON but for its line (view.card_entry)
-    and its line, the keys of its faces, its cards, and what each card's entry was made of (a _Made)."""
+    and its line, the keys of its faces, its cards, what each card's entry was made of (a _Made), and the entries of
+    the deck shown before with the place among them of each card that is one of those cards, or one of them moved."""
 
     entry: dict
     cards: list[str]
@@ -42,6 +43,8 @@ class Shown(NamedTuple):
     faces: list[str]
     shown: tuple[Card, ...]
     made: list[_Made]
+    before: list[str]
+    places: list[int | None]
 
 
 class _Made(NamedTuple):
@@ -191,7 +194,8 @@ class Preview:
             entries.append(entry)
         faces_shown = list(dict.fromkeys(key for m in made for key in (m.front, m.back) if key))
         return Shown({**deck_entry(deck, self.options.bleed), "stale": False}, entries,
-                     [card.where.line for card in deck.cards], faces_shown, deck.cards, made)
+                     [card.where.line for card in deck.cards], faces_shown, deck.cards, made,
+                     old.cards if old is not None else [], places)
 
     def _lay_out_boards(self, game: Game) -> list[Finding]:
         findings: list[Finding] = []
@@ -239,8 +243,7 @@ class Preview:
         faces = [deck.faces for deck in self.decks.values()] + [[board["image"] for board in self.boards.values()]]
         outlines = dict(self.outlines)
         with self.updated:
-            changes = [heads[deck_id] + _changes(self.sent.get(deck_id), deck.cards, deck.lines)
-                       for deck_id, (deck, _) in decks.items()]
+            changes = [heads[deck_id] + _changes(self.sent.get(deck_id), deck) for deck_id, (deck, _) in decks.items()]
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
                             "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
@@ -293,16 +296,22 @@ def _cards(cards: list[str], lines: list[int]) -> str:
     return ',"cards":[' + ",".join(map(with_line, cards, lines)) + "]}"
 
 
-def _changes(sent: tuple[list[str], list[int]] | None, cards: list[str], lines: list[int]) -> str:
+def _changes(sent: tuple[list[str], list[int]] | None, deck: Shown) -> str:
     """The end of a deck's entry in a delta: its cards, when they were not sent before; else how the page makes them
     of those it has (page.js, merged): `splices`, each [at, how many to take away there, the cards to put there],
     done in turn, then `lines`, each [from, to, lines]: the cards [from, to) moved that many lines down. A card kept
-    is the same text as sent (told by identity), at its line or another: a card added near the top of thousands is
-    sent as one splice and one move."""
+    is the same text as sent, at its line or another (the place of its card among those shown before, when those
+    are the ones sent: a card that moved with a finding, whose text changed, does not hide the cards beyond it): a
+    card added near the top of thousands is sent as one splice and one move."""
+    cards, lines = deck.cards, deck.lines
     if sent is None:
         return _cards(cards, lines)
     old, old_lines = sent
-    kept = [(number, was) for number, was in enumerate(aligned(old, cards, _same_text)) if was is not None]
+    if old is deck.before:
+        places = [was if was is not None and old[was] is text else None for was, text in zip(deck.places, cards)]
+    else:
+        places = aligned(old, cards, _same_text)
+    kept = [(number, was) for number, was in enumerate(places) if was is not None]
     splices, moves = [], []
     last, last_was = -1, -1
     for number, was in kept + [(len(cards), len(old))]:

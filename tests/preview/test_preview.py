@@ -610,10 +610,11 @@ def test_the_page_follows_saves_to_every_findings_file_and_line(make_game, cards
             entry = entries[place % len(entries)]
             noted = how == "comment" or any(line.startswith("    note:") for line in entry)
             entry.insert(1 + at % len(entry), f"    # added {number}" if noted else "    note: added")
-        elif how == "unline":
+        elif how == "unline":  # a line taken from a card, but its type and force, which its layouts need
             entry = entries[place % len(entries)]
-            if len(entry) > 3:
-                del entry[3 + at % (len(entry) - 3)]
+            lines = [n for n, line in enumerate(entry) if n and not line.startswith(("    type:", "    force:"))]
+            if lines:
+                del entry[lines[at % len(lines)]]
         (folder / "reds.yaml").write_text("cards:\n" + "".join(line + "\n" for entry in entries for line in entry))
         preview.refresh([folder / "reds.yaml"])
         page = bench_preview.merged(page, json.loads(preview.wait(page["version"], 0)))
