@@ -44,8 +44,8 @@ class DeckLayout(NamedTuple):
     keys: list[object]
     findings: list[Finding]
     complete: bool
-    before: tuple[Card, ...] = ()
-    places: list[int | None] = []
+    before: tuple[Card, ...]
+    places: list[int | None]
 
 
 class _Remembered(NamedTuple):

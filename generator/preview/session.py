@@ -329,6 +329,7 @@ def _changes(sent: tuple[list[str], list[int]] | None, deck: Shown) -> str:
 
 
 def _same_text(text: str, other: str) -> bool:
+    """Whether two entries as JSON are the same: told by identity, mostly."""
     return text is other or text == other
 
 
