@@ -126,7 +126,7 @@ class DeckFiles:
         listed.where, listed.end = Location(path, starts[0] + 1, column + 1), _line(cards.end, moved)
         data = _mapping(old.data, {**old.data, "cards": listed}, moved, old.end)  # what follows the list moved too
         data.value_where["cards"] = listed.where
-        shifts = old.shifts[:begin] + [0] * len(entries) + [lines + moved for lines in old.shifts[stop:]]
+        shifts = old.shifts[:begin] + [0] * len(entries) + [shift + moved for shift in old.shifts[stop:]]
         self.read[path] = _Read(lines, data, starts, old.end + moved, shifts)
         self.parsed = len(entries)
         self._realign(path, _Move(begin, stop, len(entries), moved))

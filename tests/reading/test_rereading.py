@@ -267,3 +267,19 @@ def test_a_translated_deck_read_again_after_game_yaml_changed_is_what_a_whole_re
     assert [f.field for f in game.findings if f.code == "missing-translation"] == [
         f.field for f in load_game(folder).findings if f.code == "missing-translation"]
     assert game == load_game(folder)
+
+
+def test_cards_moved_and_then_read_again_whole_are_read_at_their_lines(make_game):
+    """A card added at the top moves the cards below without reading them; a change to game.yaml then reads every
+    card again: each at its new lines, as a whole read places it."""
+    entries = "".join(f"  - title: Card {n}\n    force: {n % 9}\n" for n in range(20))
+    folder = make_game({"reds.yaml": "cards:\n" + entries})
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    (folder / "reds.yaml").write_text("cards:\n  - {title: New, force: 1}\n" + entries)
+    load_game(folder, deck_files=deck_files)
+    assert deck_files.parsed == 1
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"U: Unit": "U: Unit\n    Q: Quartermaster"}))
+    game = load_game(folder, deck_files=deck_files)
+    assert [card.field_where["force"].line for card in game.decks["reds"].cards[:3]] == [2, 4, 6]
+    assert game == load_game(folder)
