@@ -624,3 +624,25 @@ def test_the_page_follows_saves_to_every_findings_file_and_line(make_game, cards
         assert page["decks"] == whole["decks"] and page["findings"] == whole["findings"]
         assert ([bench_preview.places(card) for card in page["decks"][0]["cards"]]
                 == [bench_preview.places(card) for card in whole["decks"][0]["cards"]])
+
+
+def test_a_card_added_above_hundreds_sends_that_card_and_how_far_the_others_moved(make_game):
+    """A card added at the top of 300, then taken away: each save parses and lays out that card alone, and the page
+    is sent one splice and one move, not the 300 cards with their new lines; what it makes of them is the whole
+    state."""
+    cards = "".join(f"  - {{title: Card {n}, type: U, force: {n % 10}, fronts: E}}\n" for n in range(300))
+    folder = make_game({"reds.yaml": "cards:\n" + cards})
+    preview = Preview(folder, Options())
+    preview.refresh()
+    page = state(preview)
+    for text, splice, move in (("  - {title: New, type: L, force: 1, fronts: W}\n" + cards, [0, 0, 1], [1, 301, 1]),
+                               (cards, [0, 1, 0], [0, 300, -1])):
+        laid_out = preview.layouts.laid_out
+        (folder / "reds.yaml").write_text("cards:\n" + text)
+        preview.refresh([folder / "reds.yaml"])
+        assert preview.deck_files.parsed <= 1 and preview.layouts.laid_out - laid_out <= 1
+        sent = json.loads(preview.wait(page["version"], 0))
+        deck = sent["decks"][0]
+        assert [[at, taken, len(put)] for at, taken, put in deck["splices"]] == [splice] and deck["lines"] == [move]
+        page = bench_preview.merged(page, sent)
+        assert page["decks"] == state(preview)["decks"]
