@@ -172,7 +172,8 @@ def aligned(before: Sequence[T], now: Sequence[T], same: Callable[[T, T], bool])
     if len(before) == len(now):
         return [number if match else None for number, match in enumerate(forward)]
     head = forward.index(False) if False in forward else len(forward)
-    backward = [item is other or same(item, other) for item, other in zip(reversed(before[head:]), reversed(now[head:]))]
+    backward = [item is other or same(item, other)
+                for item, other in zip(reversed(before[head:]), reversed(now[head:]))]
     tail = backward.index(False) if False in backward else len(backward)
     return [*range(head), *[None] * (len(now) - head - tail), *range(len(before) - tail, len(before))]
 

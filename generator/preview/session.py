@@ -278,8 +278,8 @@ class Preview:
             if self.whole is None:
                 head, decks, faces, outlines = self.parts
                 shown = dict.fromkeys(key for keys in faces for key in keys)
-                self.whole = (head + ',"decks":[' + ",".join(text + _cards(cards, lines) for text, cards, lines in decks)
-                              + '],"outlines":{'
+                self.whole = (head + ',"decks":['
+                              + ",".join(text + _cards(cards, lines) for text, cards, lines in decks) + '],"outlines":{'
                               + ",".join(f'"{key}":{outlines[key]}' for key in shown if key in outlines) + "}}").encode()
             return self.whole
 
@@ -308,7 +308,8 @@ def _changes(sent: tuple[list[str], list[int]] | None, deck: Shown) -> str:
         return _cards(cards, lines)
     old, old_lines = sent
     if old is deck.before:
-        places = [was if was is not None and old[was] is text else None for was, text in zip(deck.places, cards)]
+        places = [was if was is not None and _same_text(old[was], text) else None
+                  for was, text in zip(deck.places, cards)]
     else:
         places = aligned(old, cards, _same_text)
     kept = [(number, was) for number, was in enumerate(places) if was is not None]

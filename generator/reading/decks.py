@@ -233,7 +233,7 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckF
         return None
     # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
     raw_cards, misspelt = read
-    made, fresh, moved = files.cards(path, (source, start, misspelt)) if files is not None else ([], [], 0)
+    made, fresh, moved = files.cards(path, (source, misspelt), start) if files is not None else ([], [], 0)
     cards = []
     for index, raw in enumerate(raw_cards):
         kept = made[index] if index < len(made) else None

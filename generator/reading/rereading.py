@@ -58,8 +58,9 @@ class DeckFiles:
 
     def __init__(self):
         self.read: dict[Path, _Read] = {}
-        # per file, what its cards were last made of (see `cards`), and the place in it from which they moved
-        self.made: dict[Path, tuple[object, list[tuple | None], int]] = {}
+        # per file, what its cards were last made of and its first card's place in the deck (see `cards`), and the
+        # place in it from which they moved
+        self.made: dict[Path, tuple[object, int, list[tuple | None], int]] = {}
         self.patched: dict[str, dict] = {}  # per deck, its cards as the variants last patched them (rules.patched)
         self.sheets: dict[Path, tuple[object, dict]] = {}  # per sheet file, what its rows were made into (`rows`)
         self.parsed = 0
@@ -146,11 +147,11 @@ class DeckFiles:
         those after them noted as moved when they did."""
         if path not in self.made:
             return
-        source, made, after = self.made[path]
+        source, start, made, after = self.made[path]
         made = made[:move.begin] + [None] * move.count + made[move.stop:]
         if move.lines or move.count != move.stop - move.begin:
             after = min(after, move.begin + move.count)
-        self.made[path] = (source, made, after)
+        self.made[path] = (source, start, made, after)
 
     def keep(self, paths: set[Path]) -> None:
         """Forget the files but `paths` (the deck files the game now has)."""
@@ -167,16 +168,20 @@ class DeckFiles:
             kept = self.sheets[path] = (header, {})
         return kept[1]
 
-    def cards(self, path: Path, source: object) -> tuple[list[tuple | None], list[tuple], int]:
+    def cards(self, path: Path, source: object, start: int) -> tuple[list[tuple | None], list[tuple], int]:
         """What was made of each card entry of `path` the last time its cards were read as `source` says (by the
         entry's place in the list now: the entry, its card, the findings made; nothing when they were read
         otherwise or the entry was parsed anew), the list to fill with what is made of them this time, which
         replaces it, and the place in the list from which the entries kept moved (to other lines, or to another
-        place in the list: each is its old entry moved, a copy at its new lines when the lines moved)."""
-        kept_source, made, after = self.made.get(path, (None, [], 0))
+        place in the list or the deck, whose first `start` cards are those of the files before: each is its old
+        entry moved). A sheet's rows are found again by their cells, not by their places: moved in the deck, they are
+        made again."""
+        kept_source, kept_start, made, after = self.made.get(path, (None, 0, [], 0))
         fresh: list[tuple] = []
-        self.made[path] = (source, fresh, sys.maxsize)
-        return (made, fresh, after) if kept_source == source else ([], fresh, 0)
+        self.made[path] = (source, start, fresh, sys.maxsize)
+        if kept_source != source or kept_start != start and path not in self.read:
+            return [], fresh, 0
+        return made, fresh, after if kept_start == start else 0
 
 
 def _starts(lines: list[str], cards) -> list[int] | None:

@@ -148,7 +148,8 @@ def test_clicking_a_card_shows_its_data_and_hovering_names_the_layout_line(brows
 
 def details(browser, index: int) -> tuple[str, dict[str, str]]:
     """The place of card `index` and of each of its values, as its details show them once it is clicked."""
-    browser.execute_script("arguments[0].click()", browser.find_elements("css selector", ".card")[index])  # under the panel
+    figure = browser.find_elements("css selector", ".card")[index]
+    browser.execute_script("arguments[0].click()", figure)  # the figure may lie under the details of another
     wait_for(browser, lambda: browser.find_element("id", "details").is_displayed())
     rows = {row.find_element("tag name", "th").text: row.find_elements("tag name", "td")[1].text
             for row in browser.find_elements("css selector", "#details-data tbody tr")}
@@ -166,8 +167,8 @@ def test_a_card_added_and_taken_away_above_the_others_moves_their_places(browser
                                                      "type": "reds.yaml:4:28", "force": "reds.yaml:4:38",
                                                      "fronts": "reds.yaml:4:49"})
     browser.execute_script("document.querySelectorAll('.card').forEach((figure) => { figure.dataset.old = 'yes'; })")
-    (folder / "reds.yaml").write_text(REDS.replace("cards:\n", "cards:\n  - {title: Zero, type: U, force: 1, fronts: E, "
-                                                                "year: 1990}\n"))
+    zero = "  - {title: Zero, type: U, force: 1, fronts: E, year: 1990}\n"
+    (folder / "reds.yaml").write_text(REDS.replace("cards:\n", "cards:\n" + zero))
     wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 4)
     # the new card drawn, and the long title, whose finding names its line; the others kept as they were
     assert browser.execute_script(

@@ -257,9 +257,11 @@ def test_a_sheet_saved_with_one_cell_changed_types_that_row_alone(make_game):
 def test_a_translated_deck_read_again_after_game_yaml_changed_is_what_a_whole_read_gives(make_game):
     """A change to game.yaml that every card is read again under (a vocabulary): each entry is read whole again,
     its translations with it, not as the last read left it (a reader takes the translations out of what it reads)."""
-    game_yaml = patched((make_game() / "game.yaml").read_text(), {"title: Tiny War\n": "title: Tiny War\nlanguages: [en, de]\n"})
-    folder = make_game({"game.yaml": game_yaml, "reds.yaml": "cards:\n  - {title: Alpha, title:de: Alfa, type: L, force: 2}\n"
-                                                            "  - {title: Bravo, title:de: Bravo, type: U, force: 3}\n"})
+    game_yaml = patched((make_game() / "game.yaml").read_text(),
+                        {"title: Tiny War\n": "title: Tiny War\nlanguages: [en, de]\n"})
+    folder = make_game({"game.yaml": game_yaml,
+                        "reds.yaml": "cards:\n  - {title: Alpha, title:de: Alfa, type: L, force: 2}\n"
+                                     "  - {title: Bravo, title:de: Bravo, type: U, force: 3}\n"})
     deck_files = DeckFiles()
     load_game(folder, deck_files=deck_files)
     (folder / "game.yaml").write_text(patched(game_yaml, {"U: Unit": "U: Unit\n    Q: Quartermaster"}))
@@ -279,7 +281,24 @@ def test_cards_moved_and_then_read_again_whole_are_read_at_their_lines(make_game
     (folder / "reds.yaml").write_text("cards:\n  - {title: New, force: 1}\n" + entries)
     load_game(folder, deck_files=deck_files)
     assert deck_files.parsed == 1
-    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"U: Unit": "U: Unit\n    Q: Quartermaster"}))
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(),
+                                              {"U: Unit": "U: Unit\n    Q: Quartermaster"}))
     game = load_game(folder, deck_files=deck_files)
     assert [card.field_where["force"].line for card in game.decks["reds"].cards[:3]] == [2, 4, 6]
+    assert game == load_game(folder)
+
+
+def test_a_card_added_to_a_decks_first_file_moves_the_cards_of_the_next(make_game):
+    """A deck of two files: a card added to the first moves every card of the second one place on in the deck, each
+    the card made before, moved, not read again."""
+    game_yaml = patched((make_game() / "game.yaml").read_text(), {"file: reds.yaml": "files: [reds.yaml, more.yaml]"})
+    more = "cards:\n" + "".join(f"  - {{title: More {n}, type: U, force: {n % 9}}}\n" for n in range(5))
+    folder = make_game({"game.yaml": game_yaml, "more.yaml": more})
+    deck_files = DeckFiles()
+    before = load_game(folder, deck_files=deck_files).decks["reds"].cards
+    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text() + "  - {title: Charlie, type: U, force: 1}\n")
+    game = load_game(folder, deck_files=deck_files)
+    after = game.decks["reds"].cards
+    assert [card.index for card in after[-5:]] == [3, 4, 5, 6, 7]
+    assert all(new.traits is old.traits for old, new in zip(before[-5:], after[-5:]))
     assert game == load_game(folder)
