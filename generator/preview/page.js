@@ -304,8 +304,10 @@ function merged(next) {
   if (next.after === undefined) return next;
   const decks = next.decks.map((deck) => {
     if (deck.cards) return deck;
-    const cards = state.decks.find((shown) => shown.id === deck.id).cards.slice();
-    for (const [at, taken, put] of deck.splices) cards.splice(at, taken, ...put);
+    let cards = state.decks.find((shown) => shown.id === deck.id).cards;
+    for (const [at, taken, put] of deck.splices) {  // not splice(at, taken, ...put): thousands of arguments at most
+      cards = cards.slice(0, at).concat(put, cards.slice(at + taken));
+    }
     for (const [from, to, lines] of deck.lines) {
       for (let index = from; index < to; index++) cards[index].line += lines;
     }
