@@ -1,18 +1,21 @@
 """How long `muster preview` takes from saving a one-card edit to serving that card's new image.
 
-    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20] [--edit value|insert]
+    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20] [--edit value|insert|delete|csv]
 
 For each synthetic game (bench/synthetic.py): `muster preview GAME --no-open` runs as a process; each edit changes
 cards.yaml and times from the write until the server answers the state with the card's new front (what changed since
 the state before, made whole as the page makes it) and then the PNG itself, as the page would fetch them. An edit
-(`--edit value`) changes one card's value; `--edit insert` adds a card (a line of its own) before one card, then takes
-it away again, each timed (every card below moves a line; the card at that place is shown anew). The cards edited
-are spread over the deck, the first near its top. The median of the edits, the server's own median refresh time
-(what it prints), and the peak memory of the preview's process, per size.
+(`--edit value`) changes one card's value, the cards edited spread over the deck, the first near its top. `--edit
+insert` adds a card (a line of its own) before one of the first ten cards, `--edit delete` takes one of them away,
+each put back untimed after it (every card below moves a line; the card at that place is shown anew). `--edit csv`
+changes one card's value as `value` does, in the same game with its cards in cards.csv. The median of the edits, the
+server's own median refresh time (what it prints), and the peak memory of the preview's process, per size.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import statistics
@@ -33,6 +36,9 @@ def measure(work: Path, sizes: list[int], edits: int, kind: str = "value") -> No
     for size in sizes:
         game = work / f"preview-{size}"
         subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(game), str(size)], check=True)
+        deck = game / "cards.yaml"
+        if kind == "csv":
+            deck = _as_sheet(game, size)
         began = time.perf_counter()
         process = subprocess.Popen([sys.executable, "-m", "generator", "preview", str(game), "--no-open"],
                                    cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -47,16 +53,20 @@ def measure(work: Path, sizes: list[int], edits: int, kind: str = "value") -> No
             while state["version"] == 0:  # a big game's first refresh outlasts the server's wait
                 state = _state(url, None)
             started = time.perf_counter() - began
-            times = []
+            times, timed = [], []
             for edit in range(edits):
-                if kind == "insert":  # a card added, then taken away again: the same place twice
-                    state, seconds = _insert(game / "cards.yaml", url, state, ((edit // 2) * 37 + 11) % size,
-                                             edit % 2 == 1)
+                if kind in ("insert", "delete"):  # a card added or taken away, then put back as it was, untimed
+                    text, index = deck.read_text(), 2 + edit % 10
+                    state, seconds = _insert(deck, url, state, index, kind == "delete")
+                    time.sleep(0.2)
+                    timed.append(len(refreshes))  # the server's time of the edit: the last it printed
+                    state = _put_back(deck, text, url, state, kind == "delete")
                 else:
-                    state, seconds = _edit(game / "cards.yaml", url, state, (edit * 37 + 11) % size, 10 + edit)
+                    state, seconds = _edit(deck, url, state, (edit * 37 + 11) % size, 10 + edit)
+                    time.sleep(0.2)
+                    timed.append(len(refreshes))
                 times.append(seconds * 1000)
-                time.sleep(0.2)
-            server = statistics.median(refreshes[-edits:]) if refreshes else float("nan")
+            server = statistics.median(refreshes[n - 1] for n in timed) if refreshes else float("nan")
             print(f"{size:>6} {started:>8.1f} {statistics.median(times):>17.0f} {min(times):>6.0f} "
                   f"{max(times):>6.0f} {server:>10.0f} {_peak(process.pid):>9}")
         finally:
@@ -64,10 +74,30 @@ def measure(work: Path, sizes: list[int], edits: int, kind: str = "value") -> No
             process.wait(10)
 
 
+def _as_sheet(game: Path, size: int) -> Path:
+    """The game's cards moved to cards.csv, a row each (Title, Value, Colour, Text): the deck file it reads."""
+    from synthetic import cards  # bench/ is on the path
+
+    rows = io.StringIO()
+    writer = csv.writer(rows, lineterminator="\n")
+    writer.writerow(["Title", "Value", "Colour", "Text"])
+    writer.writerows([card["title"], card["value"], card["colour"], card["text"]] for card in cards(size))
+    (game / "cards.csv").write_text(rows.getvalue())
+    (game / "cards.yaml").unlink()
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("file: cards.yaml", "file: cards.csv"))
+    return game / "cards.csv"
+
+
 def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[dict, float]:
-    """Sets card `index`'s value and waits for its new image: the state after, and the seconds it took."""
+    """Sets card `index`'s value (in its line of cards.yaml, or its row of cards.csv) and waits for its new image: the
+    state after, and the seconds it took."""
     lines = cards.read_text().splitlines(keepends=True)
-    lines[index + 1] = re.sub(r"value: \d+", f"value: {value}", lines[index + 1])
+    if cards.suffix == ".csv":
+        row = next(csv.reader([lines[index + 1]]))
+        row[1] = str(value)
+        lines[index + 1] = ",".join(f'"{cell}"' if "," in cell else cell for cell in row) + "\n"
+    else:
+        lines[index + 1] = re.sub(r"value: \d+", f"value: {value}", lines[index + 1])
     old = state["decks"][0]["cards"][index]["front"]
     began = time.perf_counter()
     cards.write_text("".join(lines))
@@ -101,25 +131,53 @@ def _insert(cards: Path, url: str, state: dict, index: int, away: bool) -> tuple
             return state, time.perf_counter() - began
 
 
+def _put_back(cards: Path, text: str, url: str, state: dict, added: bool) -> dict:
+    """Writes `text` back to the deck file after a card was taken away from it (or `added` to it) and waits for the
+    deck to be as it was: the state after."""
+    size = len(state["decks"][0]["cards"])
+    cards.write_text(text)
+    wanted = size + 1 if added else size - 1
+    while True:
+        state = _state(url, state)
+        if len(state["decks"][0]["cards"]) == wanted:
+            return state
+
+
 def _state(url: str, shown: dict | None) -> dict:
-    """The state after the one `shown`, as the page makes it of what the server sends (page.js, merged): the whole
-    state, or what changed since the one shown."""
+    """The state after the one `shown`, as the page makes it of what the server sends: the whole state, or what
+    changed since the one shown."""
     with urllib.request.urlopen(f"{url}state.json?after={shown['version'] if shown else 0}", timeout=120) as response:
-        sent = json.loads(response.read())
+        return merged(shown, json.loads(response.read()))
+
+
+def merged(shown: dict | None, sent: dict) -> dict:
+    """The state the page makes of the one it `shown` and what the server `sent` (page.js, merged), in Python: the
+    whole state, or what changed since the one shown. Also what the preview's tests follow saves with."""
     if "after" not in sent:
         return sent
     decks = []
     for deck in sent["decks"]:
         if "cards" not in deck:
-            cards = next(old for old in shown["decks"] if old["id"] == deck["id"])["cards"][:deck.pop("size")]
-            for index, card in sorted((int(index), card) for index, card in deck.pop("changed").items()):
-                if index < len(cards):
-                    cards[index] = card
-                else:  # a card added at the end
-                    cards.append(card)
+            cards = list(next(old for old in shown["decks"] if old["id"] == deck["id"])["cards"])
+            for at, taken, put in deck.pop("splices"):
+                cards[at:at + taken] = put
+            for start, stop, lines in deck.pop("lines"):
+                for index in range(start, stop):
+                    cards[index] = {**cards[index], "line": cards[index]["line"] + lines}
             deck["cards"] = cards
         decks.append(deck)
     return {**sent, "decks": decks, "outlines": {**shown["outlines"], **sent["outlines"]}}
+
+
+def places(card: dict) -> dict[str, str]:
+    """The places the page shows for a card (page.js, cardPlace and valuePlace): file:line:column of the card under
+    "", and of each of its values under its name."""
+    line, column, file = card["line"], card["column"], card["file"]
+    shown = {"": f"{file}:{line}:{column}" if line else file}
+    for value in card["data"]:
+        at = value["at"]
+        shown[value["name"]] = f"{file}:{line + at[0]}:{at[1]}" if line and at else file
+    return shown
 
 
 def _peak(pid: int) -> str:

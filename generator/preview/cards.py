@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache, partial
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Sequence, TypeVar
 
 from ..core.display import Face
 from ..core.errors import Finding, MusterError
@@ -23,6 +23,7 @@ from .tracing import Outline, TracingEvaluator
 
 
 PLACES = ("where", "field_where", "index")  # the fields of Card that say where it is, not what it shows
+T = TypeVar("T")
 
 
 class Laid(NamedTuple):
@@ -36,12 +37,15 @@ class Laid(NamedTuple):
 
 class DeckLayout(NamedTuple):
     """A deck laid out: each card's Laid, in order, and its key (card_key); the findings that stopped it; whether
-    every card was laid out."""
+    every card was laid out; the cards of the deck as laid out the time before, and the place among them of each
+    card that is one of them, or one of them moved (`aligned`)."""
 
     cards: list[Laid]
     keys: list[object]
     findings: list[Finding]
     complete: bool
+    before: tuple[Card, ...]
+    places: list[int | None]
 
 
 class _Remembered(NamedTuple):
@@ -62,9 +66,9 @@ class CardLayouts:
     """Every deck's cards laid out, remembered per deck by signature and per card by its values and places;
     `traces` holds the outlines of every face remembered; `laid_out` counts the cards laid out.
 
-    A card that is the same object as the last time, at the same place in its deck (the reader keeps the cards
-    of the entries a save did not change: reading/rereading.py), is taken as it was without making its key: at
-    thousands of cards, making and comparing every card's key cost more than the edit's own layout."""
+    A card that is the same object as the last time, or that card moved (`same_card`), is taken as it was without
+    making its key: at thousands of cards, making and comparing every card's key cost more than the edit's own
+    layout."""
 
     def __init__(self):
         self.decks: dict[str, _Remembered] = {}
@@ -78,11 +82,17 @@ class CardLayouts:
         if signature is None or signature != old.signature:
             old = _NOTHING
         before = old.cards
-        same = [number < len(before) and before[number] is card for number, card in enumerate(deck.cards)]
-        keys = [old.keys[number] if kept else card_key(card)
-                for number, (card, kept) in enumerate(zip(deck.cards, same))]
-        laid = [old.laid[number] if kept else _found(old.known.get(key))
-                for number, (key, kept) in enumerate(zip(keys, same))]
+        keys: list[object] = []
+        laid: list[Laid | None] = []
+        places = aligned(before, deck.cards, same_card)
+        for card, was in zip(deck.cards, places):
+            if was is None:
+                key = card_key(card)
+                keys.append(key)
+                laid.append(_found(old.known.get(key)))
+            else:
+                keys.append(old.keys[was])
+                laid.append(old.laid[was] if before[was] is card else _found(old.laid[was]))
         missing = [number for number, done in enumerate(laid) if done is None]  # each at its place: see _found
         known = old.known
         findings: list[Finding] = []
@@ -97,7 +107,7 @@ class CardLayouts:
         self.laid_out += len(missing)
         self.decks[deck.id] = _Remembered(signature if complete else None, deck.cards, keys, laid, known)
         return DeckLayout([done for done in laid if done is not None], keys, findings,
-                          complete and all(done is not None for done in laid))
+                          complete and all(done is not None for done in laid), before, places)
 
     def _lay_out(self, game: Game, deck: Deck, bleed: float, cards: list[Card]
                  ) -> tuple[list[Laid], list[Finding], bool]:
@@ -150,6 +160,34 @@ def _signature(game: Game, deck: Deck, bleed: float) -> str | None:
         del shared["deck"]
     return repr((sorted(shared.items(), key=lambda item: item[0]), layouts, deck.format.face_size,
                  deck.format.safe_margin, dict(game.colours), dict(game.icons), game.root))
+
+
+def aligned(before: Sequence[T], now: Sequence[T], same: Callable[[T, T], bool]) -> list[int | None]:
+    """For each item of `now`, its place in `before` where it is the `same` as an item there, else None: place by
+    place when there are as many items as before, else matched from either end. What a save leaves of a deck's
+    cards (a few changed, added or taken away, the others kept or moved), found in time that grows with the deck
+    only by a comparison of each item, and of the items kept only by identity; the places found rise with the
+    items."""
+    forward = [item is other or same(item, other) for item, other in zip(before, now)]
+    if len(before) == len(now):
+        return [number if match else None for number, match in enumerate(forward)]
+    head = forward.index(False) if False in forward else len(forward)
+    backward = [item is other or same(item, other)
+                for item, other in zip(reversed(before[head:]), reversed(now[head:]))]
+    tail = backward.index(False) if False in backward else len(backward)
+    return [*range(head), *[None] * (len(now) - head - tail), *range(len(before) - tail, len(before))]
+
+
+def _same_of(kind: type) -> Callable[[object, object], bool]:
+    """Whether two instances of the dataclass `kind` hold the very same objects in every field but their places:
+    one is the other, or the other moved. Written out as one expression (see _key_of)."""
+    parts = [f"a.{f.name} is b.{f.name}" for f in dataclasses.fields(kind) if f.name not in PLACES]
+    return eval(f"lambda a, b: a is b or ({' and '.join(parts)})", {})
+
+
+# Whether one card is the other, or the other moved: where a save added or took away lines or cards above a card, the
+# reader moves the card it made (reading/decks.py), every value of it the very same object, only its places new.
+same_card = _same_of(Card)
 
 
 def card_key(card: Card) -> object:

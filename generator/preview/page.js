@@ -85,11 +85,22 @@ function unhover(box) {
   document.getElementById("tip").hidden = true;
 }
 
+// Where a card is, and where one of its values is ([lines below the card's first, column], or null): file:line:column
+function cardPlace(card) {
+  return card.line ? card.file + ":" + card.line + ":" + card.column : card.file;
+}
+
+function valuePlace(card, at) {
+  return card.line && at ? card.file + ":" + (card.line + at[0]) + ":" + at[1] : card.file;
+}
+
 function cardFigure(card, index, deck, pairs) {
-  // A card kept from the state before (the same object: see merged) keeps its figure, and its image loaded.
-  const drawn = [deck.id, index, pairs, deck.width, deck.height, deck.bleed].join(" ");
+  // A card kept from the state before (the same object: see merged) keeps its figure, and its image loaded, at
+  // whatever place in its deck a save moved it to.
+  const drawn = [deck.id, pairs, deck.width, deck.height, deck.bleed].join(" ");
   const kept = figures.get(card);
   if (kept && kept.drawn === drawn) {
+    kept.figure.dataset.index = index;
     kept.figure.classList.toggle("selected", Boolean(selected && selected[0] === deck.id && selected[1] === index));
     return kept.figure;
   }
@@ -110,7 +121,7 @@ function cardFigure(card, index, deck, pairs) {
     figure.append(list);
   }
   if (selected && selected[0] === deck.id && selected[1] === index) figure.classList.add("selected");
-  figure.addEventListener("click", () => { selected = [deck.id, index]; showDetails(); draw(); });
+  figure.addEventListener("click", () => { selected = [deck.id, Number(figure.dataset.index)]; showDetails(); draw(); });
   figures.set(card, {figure, drawn});
   return figure;
 }
@@ -157,14 +168,14 @@ function showDetails() {
   const card = deck && deck.cards[selected[1]];
   if (!card) { panel.hidden = true; selected = null; return; }
   document.getElementById("details-title").textContent = card.title;
-  document.getElementById("details-where").textContent = card.where;
+  document.getElementById("details-where").textContent = cardPlace(card);
   document.getElementById("details-where").className = "where";
   const body = document.querySelector("#details-data tbody");
   body.replaceChildren();
   for (const value of card.data) {
     const row = make("tr");
     const shown = Array.isArray(value.value) ? value.value.join(", ") : value.value;
-    row.append(make("th", "", value.name), make("td", "", shown), make("td", "where", value.where));
+    row.append(make("th", "", value.name), make("td", "", shown), make("td", "where", valuePlace(card, value.at)));
     body.append(row);
   }
   const list = document.getElementById("details-findings");
@@ -289,13 +300,18 @@ function show(chosen) {
 
 function merged(next) {
   // A state sent as what changed since the one shown (its version: after): each deck's cards not sent are those
-  // shown, the same objects, and so are the outlines.
+  // shown, the same objects (a card moved by lines added above it is told its new line), and so are the outlines.
   if (next.after === undefined) return next;
   const decks = next.decks.map((deck) => {
     if (deck.cards) return deck;
-    const cards = state.decks.find((shown) => shown.id === deck.id).cards.slice(0, deck.size);
-    for (const [index, card] of Object.entries(deck.changed)) cards[Number(index)] = card;
-    const {changed, size, ...entry} = deck;
+    let cards = state.decks.find((shown) => shown.id === deck.id).cards;
+    for (const [at, taken, put] of deck.splices) {  // not splice(at, taken, ...put): thousands of arguments at most
+      cards = cards.slice(0, at).concat(put, cards.slice(at + taken));
+    }
+    for (const [from, to, lines] of deck.lines) {
+      for (let index = from; index < to; index++) cards[index].line += lines;
+    }
+    const {splices, lines, ...entry} = deck;
     return {...entry, cards};
   });
   return {...next, decks, outlines: {...state.outlines, ...next.outlines}};

@@ -25,27 +25,31 @@ from ..reading.loading import load_game
 from ..reading.rereading import DeckFiles
 from .images import FaceImages
 from .tracing import TracingEvaluator
-from .cards import CardLayouts, DeckLayout, Laid
-from .view import card_entry, card_findings, deck_entry, encoded, finding_entry, outline_entries
+from .cards import CardLayouts, DeckLayout, Laid, aligned, same_card
+from .view import card_entry, card_findings, deck_entry, encoded, finding_entry, outline_entries, with_line
 
 # Files a face names by path (its pictures, its fonts): a change to one is not seen in the face's items.
 DRAWN_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf", ".ttc", ".woff", ".woff2"}
 
 
 class Shown(NamedTuple):
-    """A deck as last shown: its entry but for its cards, each card's entry as JSON, the keys of its faces, and
-    what each card's entry was made of (a _Made)."""
+    """A deck as last shown: its entry but for its cards, each card's entry as JSON but for its line (view.card_entry)
+    and its line, the keys of its faces, its cards, what each card's entry was made of (a _Made), and the entries of
+    the deck shown before with the place among them of each card that is one of those cards, or one of them moved."""
 
     entry: dict
     cards: list[str]
+    lines: list[int]
     faces: list[str]
+    shown: tuple[Card, ...]
     made: list[_Made]
+    before: list[str]
+    places: list[int | None]
 
 
 class _Made(NamedTuple):
-    """What a card's entry was made of: the card, its Laid, its findings as JSON, and its faces' keys."""
+    """What a card's entry was made of, but for the card: its Laid, its findings as JSON, and its faces' keys."""
 
-    card: Card
     laid: Laid
     findings: str
     front: str | None
@@ -156,35 +160,42 @@ class Preview:
     def _shown(self, deck: Deck, laid: DeckLayout, found: dict[tuple[str, int], list[dict]],
                cards: dict[tuple, str]) -> Shown:
         """The deck as the page shows it, laid out as `laid`, its cards' findings in `found`. A card whose entry
-        is made of what it was made of the last time, at the same place, keeps it as it was; the others' entries
-        are made, or found in `self.cards` (by their key and what is shown of them), and kept in `cards`."""
+        is made of what it was made of the last time (the same card, or that card moved: cards.aligned) keeps it as
+        it was; the others' entries are made, or found in `self.cards` (by their key and what is shown of them), and
+        kept in `cards`."""
         old = self.decks.get(deck.id)
         before = old.made if old is not None else []
         done = laid.cards + _unlaid(deck, laid)
         texts = [encoded(found[(deck.id, number)]) if (deck.id, number) in found else "[]"
                  for number in range(len(deck.cards))]
-        kept = [number < len(before) and before[number].card is card and before[number].laid is laid_card
-                and before[number].findings == text
-                for number, (card, laid_card, text) in enumerate(zip(deck.cards, done, texts))]
-        faces = list(dict.fromkeys(face for laid_card, same in zip(done, kept) if not same
+        places = ([None] * len(deck.cards) if old is None else laid.places if laid.before is old.shown
+                  else aligned(old.shown, deck.cards, same_card))  # as the layouts found them, mostly
+        kept = [None if was is None or before[was].laid is not laid_card or before[was].findings != text else was
+                for was, laid_card, text in zip(places, done, texts)]
+        faces = list(dict.fromkeys(face for laid_card, was in zip(done, kept) if was is None
                                    for face in (laid_card.front, laid_card.back) if face))
         keys = dict(zip(faces, self.images.keys_of(faces, self.options.bleed)))
         for face, key in keys.items():
             self._outline(face, key)
         made, entries = [], []
-        for number, (card, key, laid_card, text, same) in enumerate(zip(deck.cards, laid.keys, done, texts, kept)):
-            if same:
-                made.append(before[number])
-                entries.append(old.cards[number])
+        for number, (card, key, laid_card, text, was) in enumerate(zip(deck.cards, laid.keys, done, texts, kept)):
+            if was is not None:
+                made.append(before[was])
+                entries.append(old.cards[was])
                 continue
             front, back = keys.get(laid_card.front), keys.get(laid_card.back)
-            shown = (key, card.where, tuple(card.field_where.items()), front, back, text)  # the entry names places
+            line = card.where.line  # the entry names places within the card (view.within), and its file and column
+            shown = (key, card.where.path, card.where.column,
+                     tuple((name, where.line - line, where.column) for name, where in card.field_where.items()),
+                     front, back, text)
             entry = cards[shown] = self.cards.get(shown) or encoded(
                 card_entry(card, front, back, found.get((deck.id, number), []), self.root))
-            made.append(_Made(card, laid_card, text, front, back))
+            made.append(_Made(laid_card, text, front, back))
             entries.append(entry)
         faces_shown = list(dict.fromkeys(key for m in made for key in (m.front, m.back) if key))
-        return Shown({**deck_entry(deck, self.options.bleed), "stale": False}, entries, faces_shown, made)
+        return Shown({**deck_entry(deck, self.options.bleed), "stale": False}, entries,
+                     [card.where.line for card in deck.cards], faces_shown, deck.cards, made,
+                     old.cards if old is not None else [], places)
 
     def _lay_out_boards(self, game: Game) -> list[Finding]:
         findings: list[Finding] = []
@@ -232,20 +243,19 @@ class Preview:
         faces = [deck.faces for deck in self.decks.values()] + [[board["image"] for board in self.boards.values()]]
         outlines = dict(self.outlines)
         with self.updated:
-            changes = [heads[deck_id] + _changes(self.sent.get(deck_id), deck.cards)
-                       for deck_id, (deck, _) in decks.items()]
+            changes = [heads[deck_id] + _changes(self.sent.get(deck_id), deck) for deck_id, (deck, _) in decks.items()]
             self.version += 1
             head = encoded({"version": self.version, "title": title, "stale": stale,
                             "findings": [finding_entry(f, self.root) for f in findings], "boards": boards,
                             "statistics": self.statistics, "languages": self.languages[0],
                             "language": self.languages[1]})[:-1]
             self.whole = None
-            self.parts = (head, [(heads[deck_id], deck.cards) for deck_id, (deck, _) in decks.items()], faces,
-                          outlines)
+            self.parts = (head, [(heads[deck_id], deck.cards, deck.lines) for deck_id, (deck, _) in decks.items()],
+                          faces, outlines)
             added = ",".join(f'"{key}":{outlines[key]}' for key in dict.fromkeys(self.touched) if key in outlines)
             self.delta = (head + f',"after":{self.version - 1},"decks":[' + ",".join(changes) + '],"outlines":{'
                           + added + "}}").encode()
-            self.sent = {deck_id: deck.cards for deck_id, (deck, _) in decks.items()}
+            self.sent = {deck_id: (deck.cards, deck.lines) for deck_id, (deck, _) in decks.items()}
             self.touched = []
             self.updated.notify_all()
 
@@ -268,8 +278,8 @@ class Preview:
             if self.whole is None:
                 head, decks, faces, outlines = self.parts
                 shown = dict.fromkeys(key for keys in faces for key in keys)
-                self.whole = (head + ',"decks":[' + ",".join(text + ',"cards":[' + ",".join(cards) + "]}"
-                                                             for text, cards in decks) + '],"outlines":{'
+                self.whole = (head + ',"decks":['
+                              + ",".join(text + _cards(cards, lines) for text, cards, lines in decks) + '],"outlines":{'
                               + ",".join(f'"{key}":{outlines[key]}' for key in shown if key in outlines) + "}}").encode()
             return self.whole
 
@@ -281,14 +291,47 @@ class Preview:
             return self.delta if after and after == self.version - 1 else self.state
 
 
-def _changes(sent: list[str] | None, cards: list[str]) -> str:
-    """The end of a deck's entry in a delta: its cards, when they were not sent before, else its number of cards and
-    those that differ from the ones sent, by index (a card kept is the same text as sent: told by identity)."""
+def _cards(cards: list[str], lines: list[int]) -> str:
+    """The end of a deck's entry: its cards, each at its line."""
+    return ',"cards":[' + ",".join(map(with_line, cards, lines)) + "]}"
+
+
+def _changes(sent: tuple[list[str], list[int]] | None, deck: Shown) -> str:
+    """The end of a deck's entry in a delta: its cards, when they were not sent before; else how the page makes them
+    of those it has (page.js, merged): `splices`, each [at, how many to take away there, the cards to put there],
+    done in turn, then `lines`, each [from, to, lines]: the cards [from, to) moved that many lines down. A card kept
+    is the same text as sent, at its line or another (the place of its card among those shown before, when those
+    are the ones sent: a card that moved with a finding, whose text changed, does not hide the cards beyond it): a
+    card added near the top of thousands is sent as one splice and one move."""
+    cards, lines = deck.cards, deck.lines
     if sent is None:
-        return ',"cards":[' + ",".join(cards) + "]}"
-    changed = [f'"{number}":{text}' for number, text in enumerate(cards)
-               if number >= len(sent) or (sent[number] is not text and sent[number] != text)]
-    return f',"size":{len(cards)},"changed":{{' + ",".join(changed) + "}}"
+        return _cards(cards, lines)
+    old, old_lines = sent
+    if old is deck.before:
+        places = [was if was is not None and _same_text(old[was], text) else None
+                  for was, text in zip(deck.places, cards)]
+    else:
+        places = aligned(old, cards, _same_text)
+    kept = [(number, was) for number, was in enumerate(places) if was is not None]
+    splices, moves = [], []
+    last, last_was = -1, -1
+    for number, was in kept + [(len(cards), len(old))]:
+        if number - last > 1 or was - last_was > 1:
+            put = ",".join(map(with_line, cards[last + 1:number], lines[last + 1:number]))
+            splices.append(f"[{last + 1},{was - last_was - 1},[{put}]]")
+        last, last_was = number, was
+    for number, was in kept:
+        down = lines[number] - old_lines[was]
+        if moves and moves[-1][1] == number and moves[-1][2] == down:
+            moves[-1][1] = number + 1
+        elif down:
+            moves.append([number, number + 1, down])
+    return f',"splices":[{",".join(splices)}],"lines":{encoded(moves)}}}'
+
+
+def _same_text(text: str, other: str) -> bool:
+    """Whether two entries as JSON are the same: told by identity, mostly."""
+    return text is other or text == other
 
 
 def _unlaid(deck: Deck, laid: DeckLayout) -> list[Laid]:

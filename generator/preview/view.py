@@ -41,13 +41,26 @@ def finding_entry(finding: Finding, root: Path) -> dict:
 
 
 def card_entry(card: Card, front: str | None, back: str | None, findings: list[dict], root: Path) -> dict:
-    """A card as the page shows it: its values in the order the deck file gives them, each with its place."""
-    data = [{"name": "title", "value": card.printed_title, "where": place(card.located("title"), root)},
-            {"name": "count", "value": card.count, "where": place(card.located("count"), root)}]
-    data += [{"name": name, "value": _plain(value), "where": place(card.located(name), root)}
-             for name, value in card.traits.items()]
-    return {"title": card.printed_title, "id": card.id, "count": card.count, "where": place(card.where, root), "data": data,
-            "front": front, "back": back, "findings": findings}
+    """A card as the page shows it, but for its line (`with_line`): its file and column, its values in the order the
+    deck file gives them, each with its place within the card (`within`), its faces and its findings. A card moved
+    by lines added or taken away above it is the same entry at another line."""
+    data = [{"name": "title", "value": card.printed_title, "at": within(card, "title")},
+            {"name": "count", "value": card.count, "at": within(card, "count")}]
+    data += [{"name": name, "value": _plain(value), "at": within(card, name)} for name, value in card.traits.items()]
+    return {"title": card.printed_title, "id": card.id, "count": card.count, "file": _shown(card.where.path, root),
+            "column": card.where.column or 1, "data": data, "front": front, "back": back, "findings": findings}
+
+
+def within(card: Card, name: str) -> list[int] | None:
+    """Where the card's value `name` is written, as [lines below the card's first, column]; None where the card's
+    line is not known (the page then names its file)."""
+    where = card.located(name)
+    return [where.line - card.where.line, where.column or 1] if card.where.line and where.line else None
+
+
+def with_line(entry: str, line: int) -> str:
+    """A card's entry (`card_entry`, as JSON) at its line: what the page is sent."""
+    return '{"line":' + str(line) + "," + entry[1:]
 
 
 def deck_entry(deck: Deck, bleed: float) -> dict:

@@ -178,9 +178,10 @@ def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[
     return source
 
 
-def _sheet_cards(reader: Reader, path: Path, source: _Source) -> tuple[Seq, frozenset[str]] | None:
+def _sheet_cards(reader: Reader, path: Path, source: _Source, files: DeckFiles | None
+                 ) -> tuple[Seq, frozenset[str]] | None:
     """A spreadsheet's rows as card mappings, each value placed at its cell, and the keys a column's name is a
-    typo for; None when it cannot be read."""
+    typo for; None when it cannot be read. With `files`, a row as it was the last time is the mapping made then."""
     try:
         sheet = read_sheet(path, source.mapping.sheet if path.suffix.lower() == ".xlsx" else None)
     except MusterError as problem:
@@ -201,7 +202,8 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source) -> tuple[Seq, froz
         reader.error(Location(path, sheet.header_row, 1), "title", "no title column: name one Title or Name, or "
                      "map one (columns: {Header: title}); only a deck of tokens may go without", "missing-key")
         return None
-    return card_maps(sheet, header, source.traits, reader.findings), frozenset(misspelt.values())
+    known = files.rows(path, (tuple(header.keys.items()), source.traits)) if files is not None else None
+    return card_maps(sheet, header, source.traits, reader.findings, known), frozenset(misspelt.values())
 
 
 def _yaml_cards(reader: Reader, path: Path, files: DeckFiles | None) -> tuple[Seq, frozenset[str]] | None:
@@ -226,28 +228,40 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckF
     card of an entry that only moved (lines added or taken away above it) is the one made then, at its new place,
     when its title names it and it had no findings (whose fields and messages name its place)."""
     sheet = path.suffix.lower() in SUFFIXES
-    read = _sheet_cards(reader, path, source) if sheet else _yaml_cards(reader, path, files)
+    read = _sheet_cards(reader, path, source, files) if sheet else _yaml_cards(reader, path, files)
     if read is None:
         return None
     # a key whose column's name has a typo is reported once, at the header: not again as missing on every card
     raw_cards, misspelt = read
-    made, fresh, moved = files.cards(path, (source, start, misspelt)) if files is not None else ([], [], 0)
+    made, fresh, moved = files.cards(path, (source, misspelt), start) if files is not None else ([], [], 0)
     cards = []
     for index, raw in enumerate(raw_cards):
         kept = made[index] if index < len(made) else None
         if kept is not None and index < moved and (kept[0] is raw or sheet and _same_row(kept[0], raw)):
             reader.findings.extend(kept[2])
         elif kept is not None and index >= moved and kept[1] is not None and kept[1].title and not kept[2]:
-            kept = (raw, dataclasses.replace(kept[1], where=raw_cards.item_where[index], index=start + index,
-                                             field_where=frozen({key: raw.value_where[key] for key in raw})), ())
+            kept = (raw, _moved(kept[1], raw_cards.item_where[index], start + index), ())
         else:
+            raw = files.placed(path, raw_cards, index) if files is not None and not sheet else raw
+            # the reader takes translations out of the mapping it reads: kept, the entry is read whole again later
+            read = raw.copy() if files is not None and isinstance(raw, Map) else raw
             mark = len(reader.findings)
-            kept = (raw, _card(reader, raw, raw_cards.item_where[index], "" if sheet else f"cards[{index}]", source,
+            kept = (raw, _card(reader, read, raw_cards.item_where[index], "" if sheet else f"cards[{index}]", source,
                                misspelt, start + index), tuple(reader.findings[mark:]))
         fresh.append(kept)
         if kept[1] is not None:
             cards.append(kept[1])
     return cards
+
+
+def _moved(card: Card, where: Location, index: int) -> Card:
+    """`card` at `where`, the `index`th of its deck, the places of its values moved as far as it moved (all in its
+    entry, whose lines moved together). A save above thousands of cards moves them all."""
+    lines = where.line - card.where.line
+    moved = object.__new__(Card)  # a copy with three fields new: dataclasses.replace, by __init__, costs twice as much
+    moved.__dict__.update(card.__dict__, where=where, index=index, field_where=frozen({
+        key: Location(place.path, place.line + lines, place.column) for key, place in card.field_where.items()}))
+    return moved
 
 
 def _same_row(old, new) -> bool:

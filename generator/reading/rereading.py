@@ -5,8 +5,10 @@ entry starting `- ` on a line of its own, at one column) and the file holds no a
 refers to another), each entry spans the lines from its `- ` to the next entry's. A save whose changed lines lie
 within the entries (lines changed, added or taken away: a value, a card added or deleted, a line added to a card)
 is read by parsing the entries those lines touch alone, placed at their lines, and putting them in the place of
-the old ones; the entries before stay the same objects, and so do the cards read from them; the entries after are
-moved to their new lines (copies placed there; a card read from one is the card made before, moved: decks.py).
+the old ones; the entries before stay the same objects, and so do the cards read from them; the entries after stay
+the same objects too, noted as lying some lines below the places they hold (a card read from one is the card made
+before, moved: decks.py), and are copied to their lines only when a card is made of one again (`placed`): a card
+added near the top of thousands costs what that card does, not a copy of every entry below it.
 Anything else (a change to the lines around the list, a part that does not read alone as entries of the list, an
 anchor) is read whole, as load_yaml reads it. Either way the cards and findings are those a whole read gives
 (tests/reading/test_rereading.py compares the two over random edits).
@@ -29,12 +31,14 @@ _LIST_DEPTH = 1  # the list of cards lies in the file's mapping: an entry read a
 
 class _Read(NamedTuple):
     """A deck file as last read: its lines, its document, and for a list of cards that can be read entry by entry,
-    the line (from 0) each entry starts at and the line the list ends before."""
+    the line (from 0) each entry starts at, the line the list ends before, and how many lines each entry lies below
+    the places it holds (0 once it is `placed`)."""
 
     lines: list[str]
     data: Any
     starts: list[int]
     end: int
+    shifts: list[int]
 
 
 class _Move(NamedTuple):
@@ -54,14 +58,17 @@ class DeckFiles:
 
     def __init__(self):
         self.read: dict[Path, _Read] = {}
-        # per file, what its cards were last made of (see `cards`), and the place in it from which they moved
-        self.made: dict[Path, tuple[object, list[tuple | None], int]] = {}
+        # per file, what its cards were last made of and its first card's place in the deck (see `cards`), and the
+        # place in it from which they moved
+        self.made: dict[Path, tuple[object, int, list[tuple | None], int]] = {}
         self.patched: dict[str, dict] = {}  # per deck, its cards as the variants last patched them (rules.patched)
+        self.sheets: dict[Path, tuple[object, dict]] = {}  # per sheet file, what its rows were made into (`rows`)
         self.parsed = 0
 
     def load(self, path: Path):
-        """The document in the deck file `path`, as load_yaml gives it; its unchanged card entries the same objects
-        as the last time it was read."""
+        """The document in the deck file `path`, as load_yaml gives it but for the places inside the card entries that
+        moved: its unchanged card entries are the same objects as the last time it was read, those moved too, their
+        places given by `placed`."""
         text = yaml_text(path)
         lines = text.splitlines(keepends=True)
         old = self.read.get(path)
@@ -73,7 +80,8 @@ class DeckFiles:
             data = parsed.value
             cards = data.get("cards") if isinstance(data, Map) else None
             self.parsed = len(cards) if isinstance(cards, Seq) else 0
-            self.read[path] = _Read(lines, data, [] if parsed.anchored else _starts(lines, cards), _end(cards))
+            starts = [] if parsed.anchored else _starts(lines, cards)
+            self.read[path] = _Read(lines, data, starts, _end(cards), [0] * len(starts or ()))
         return data
 
     def _changed(self, path: Path, old: _Read, lines: list[str]):
@@ -113,43 +121,67 @@ class DeckFiles:
         if not starts:  # no card left: the list is read whole, as what it now is
             return None
         cards = old.data["cards"]
-        listed = Seq(cards[:begin] + entries + [_moved(entry, moved) for entry in cards[stop:]])
+        listed = Seq(cards[:begin] + entries + cards[stop:])
         listed.item_where = (cards.item_where[:begin] + entries.item_where
                              + [_line(where, moved) for where in cards.item_where[stop:]])
         listed.where, listed.end = Location(path, starts[0] + 1, column + 1), _line(cards.end, moved)
         data = _mapping(old.data, {**old.data, "cards": listed}, moved, old.end)  # what follows the list moved too
         data.value_where["cards"] = listed.where
-        self.read[path] = _Read(lines, data, starts, old.end + moved)
+        shifts = old.shifts[:begin] + [0] * len(entries) + [shift + moved for shift in old.shifts[stop:]]
+        self.read[path] = _Read(lines, data, starts, old.end + moved, shifts)
         self.parsed = len(entries)
         self._realign(path, _Move(begin, stop, len(entries), moved))
         return data
+
+    def placed(self, path: Path, cards: Seq, index: int):
+        """The entry `index` of `cards`, the list of cards of `path` as `load` last gave it, at its lines: an entry
+        that moved is copied there the first time it is asked for, in the list too."""
+        read = self.read.get(path)
+        if read is not None and read.shifts and read.shifts[index] and read.data["cards"] is cards:
+            cards[index] = _moved(cards[index], read.shifts[index])
+            read.shifts[index] = 0
+        return cards[index]
 
     def _realign(self, path: Path, move: _Move) -> None:
         """What was made of the file's entries put at their new places in the list: none for those parsed anew, and
         those after them noted as moved when they did."""
         if path not in self.made:
             return
-        source, made, after = self.made[path]
+        source, start, made, after = self.made[path]
         made = made[:move.begin] + [None] * move.count + made[move.stop:]
         if move.lines or move.count != move.stop - move.begin:
             after = min(after, move.begin + move.count)
-        self.made[path] = (source, made, after)
+        self.made[path] = (source, start, made, after)
 
     def keep(self, paths: set[Path]) -> None:
         """Forget the files but `paths` (the deck files the game now has)."""
         self.read = {path: read for path, read in self.read.items() if path in paths}
         self.made = {path: made for path, made in self.made.items() if path in paths}
+        self.sheets = {path: rows for path, rows in self.sheets.items() if path in paths}
 
-    def cards(self, path: Path, source: object) -> tuple[list[tuple | None], list[tuple], int]:
+    def rows(self, path: Path, header: object) -> dict:
+        """What each row of the sheet `path` was made into the last time it was read under `header` (its columns'
+        keys and the game's traits), by the row's number and cells (worksheets.card_maps), to be filled with this
+        time's: a save that changes a row of thousands types that row alone."""
+        kept = self.sheets.get(path)
+        if kept is None or kept[0] != header:
+            kept = self.sheets[path] = (header, {})
+        return kept[1]
+
+    def cards(self, path: Path, source: object, start: int) -> tuple[list[tuple | None], list[tuple], int]:
         """What was made of each card entry of `path` the last time its cards were read as `source` says (by the
         entry's place in the list now: the entry, its card, the findings made; nothing when they were read
         otherwise or the entry was parsed anew), the list to fill with what is made of them this time, which
         replaces it, and the place in the list from which the entries kept moved (to other lines, or to another
-        place in the list: each is its old entry moved, a copy at its new lines when the lines moved)."""
-        kept_source, made, after = self.made.get(path, (None, [], 0))
+        place in the list or the deck, whose first `start` cards are those of the files before: each is its old
+        entry moved). A sheet's rows are found again by their cells, not by their places: moved in the deck, they are
+        made again."""
+        kept_source, kept_start, made, after = self.made.get(path, (None, 0, [], 0))
         fresh: list[tuple] = []
-        self.made[path] = (source, fresh, sys.maxsize)
-        return (made, fresh, after) if kept_source == source else ([], fresh, 0)
+        self.made[path] = (source, start, fresh, sys.maxsize)
+        if kept_source != source or kept_start != start and path not in self.read:
+            return [], fresh, 0
+        return made, fresh, after if kept_start == start else 0
 
 
 def _starts(lines: list[str], cards) -> list[int] | None:

@@ -30,6 +30,12 @@ class Map(dict):
         self.key_where: dict = {}
         self.value_where: dict = {}
 
+    def copy(self) -> Map:
+        """A mapping of its own with the same items at the same places."""
+        copy = Map(self)
+        copy.where, copy.key_where, copy.value_where = self.where, dict(self.key_where), dict(self.value_where)
+        return copy
+
 
 class Seq(list):
     """A sequence that knows the location of itself, of each item and of its end (none when made in code): the end

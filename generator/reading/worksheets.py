@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -198,19 +199,28 @@ def _cells(sheet: Sheet, header: Header, findings: list[Finding]) -> Iterator[tu
     """(row number, key -> (cell, column)) for each row with a value; a formula saved without its value is a
     finding."""
     for number, cells in sheet.rows:
-        if all(_blank(c) for c in cells):
+        row = _row(sheet, header, number, cells, findings)
+        if row is not None:
+            yield number, row
+
+
+def _row(sheet: Sheet, header: Header, number: int, cells: list, findings: list[Finding]
+         ) -> dict[str, tuple[Any, int]] | None:
+    """Row `number` of `sheet`, of `cells`, as key -> (cell, column); None for a row without a value. A formula
+    saved without its value is a finding."""
+    if all(_blank(c) for c in cells):
+        return None
+    row = {}
+    for column, cell in enumerate(cells, 1):
+        key = header.keys.get(column)
+        where = Location(sheet.path, number, column)
+        if key is None:  # a column not read; one with values but no name is the header's finding
             continue
-        row = {}
-        for column, cell in enumerate(cells, 1):
-            key = header.keys.get(column)
-            where = Location(sheet.path, number, column)
-            if key is None:  # a column not read; one with values but no name is the header's finding
-                continue
-            if cell is UNCOMPUTED:
-                findings.append(Finding.of(codes.FORMULA_WITHOUT_VALUE, where, key))
-            elif not _blank(cell):
-                row[key] = (cell, column)
-        yield number, row
+        if cell is UNCOMPUTED:
+            findings.append(Finding.of(codes.FORMULA_WITHOUT_VALUE, where, key))
+        elif not _blank(cell):
+            row[key] = (cell, column)
+    return row
 
 
 @dataclass
@@ -262,23 +272,31 @@ def cards_from_sheet(sheet: Sheet, game: Game, titled: bool = True, mapping: She
     return result
 
 
-def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], findings: list[Finding]) -> Seq:
+def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], findings: list[Finding],
+              known: dict | None = None) -> Seq:
     """Each row of `sheet` as a card mapping for the loader, as a deck file's would be, each value placed at its
     cell and typed by its key's kind where the cell allows: the loader checks it as it checks a deck file's, so
-    that the same problem reads the same whatever the source."""
+    that the same problem reads the same whatever the source. With `known` (what each row was made into the last
+    time, by its number and cells, under the same header and traits: the preview's, reading/rereading.py), a row as
+    it was is the mapping made then, with its findings; `known` is left holding this time's."""
+    made = {}
     rows = []
-    for number, row in _cells(sheet, header, findings):
-        card = Map()
-        card.where = Location(sheet.path, number, 1)
-        for key, (cell, column) in row.items():
-            where = Location(sheet.path, number, column)
-            try:
-                card[key] = cell_value(key, cell, traits)
-            except MusterError as problem:
-                findings.append(problem.finding("error", where, key))
-                continue
-            card.key_where[key] = card.value_where[key] = where
-        rows.append(card)
+    for number, cells in sheet.rows:
+        key = (number, tuple(cells))
+        done = known.get(key) if known is not None else None
+        if done is None:
+            mark = len(findings)
+            done = (_card_map(sheet, header, traits, number, cells, findings), tuple(findings[mark:]))
+        else:
+            findings.extend(done[1])
+        made[key] = done
+        if done[0] is not None:
+            rows.append(done[0])
+    if known is not None:
+        known.clear()
+        known.update(made)
+    titles = Counter(card.get("title") for card in rows)
+    rows = [card.copy() if titles[card.get("title")] > 1 else card for card in rows]  # merge_copies sums into one
     cards = Seq()
     for index in merge_copies(rows):
         card = rows[index]
@@ -287,6 +305,25 @@ def card_maps(sheet: Sheet, header: Header, traits: Mapping[str, Trait], finding
         cards.append(card)
         cards.item_where.append(card.where)
     return cards
+
+
+def _card_map(sheet: Sheet, header: Header, traits: Mapping[str, Trait], number: int, cells: list,
+              findings: list[Finding]) -> Map | None:
+    """Row `number` of `sheet`, of `cells`, as a card mapping (see card_maps); None for a row without a value."""
+    row = _row(sheet, header, number, cells, findings)
+    if row is None:
+        return None
+    card = Map()
+    card.where = Location(sheet.path, number, 1)
+    for key, (cell, column) in row.items():
+        where = Location(sheet.path, number, column)
+        try:
+            card[key] = cell_value(key, cell, traits)
+        except MusterError as problem:
+            findings.append(problem.finding("error", where, key))
+            continue
+        card.key_where[key] = card.value_where[key] = where
+    return card
 
 
 def merge_copies(cards: list[dict]) -> list[int]:

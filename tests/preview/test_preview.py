@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import patched
 from generator.core.bundle import bundled_games_dir
@@ -17,6 +20,10 @@ from generator.preview.server import PreviewServer, page_file
 from generator.preview.session import Preview
 
 HOSTILE = "<img src=x onerror=alert(1)>"
+# bench/preview.py: the state the page makes of what the server sends, and the places it shows, in Python
+_SPEC = importlib.util.spec_from_file_location("bench_preview", Path(__file__).parents[2] / "bench" / "preview.py")
+bench_preview = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(bench_preview)
 
 
 @pytest.fixture
@@ -108,9 +115,10 @@ def test_cards_carry_their_data_with_places_and_their_findings(make_game):
     preview = Preview(folder, Options())
     preview.refresh()
     alpha, bravo = state(preview)["decks"][0]["cards"]
-    values = {entry["name"]: entry for entry in alpha["data"]}
-    assert values["force"]["value"] == 2 and values["force"]["where"].endswith("reds.yaml:2:36")
-    assert values["title"]["where"].endswith("reds.yaml:2:13")
+    values = {entry["name"]: entry["value"] for entry in alpha["data"]}
+    assert values["force"] == 2
+    assert {name: place for name, place in bench_preview.places(alpha).items() if name in ("", "title", "force")} == {
+        "": "reds.yaml:2:5", "title": "reds.yaml:2:13", "force": "reds.yaml:2:36"}
     assert not alpha["findings"]
     assert any("force" in f["field"] or "force" in f["message"] for f in bravo["findings"])
 
@@ -530,7 +538,8 @@ def test_a_page_showing_the_version_before_is_sent_only_what_changed(served):
     sent = json.loads(fetch(server, f"/state.json?after={shown['version']}")[2])
     assert (sent["after"], sent["version"]) == (shown["version"], whole["version"])
     deck = sent["decks"][0]
-    assert "cards" not in deck and deck["size"] == 2 and deck["changed"] == {"1": whole["decks"][0]["cards"][1]}
+    assert "cards" not in deck and deck["splices"] == [[1, 1, [whole["decks"][0]["cards"][1]]]] and not deck["lines"]
+    assert bench_preview.merged(shown, sent)["decks"] == whole["decks"]
     card = whole["decks"][0]["cards"][1]
     assert card["front"] in sent["outlines"] and set(sent["outlines"]) <= {card["front"], card["back"]}
     assert {key: sent[key] for key in ("title", "stale", "findings", "statistics")} == {
@@ -563,3 +572,77 @@ def test_what_a_refresh_froze_and_later_dropped_in_a_cycle_is_collected_in_a_lat
         assert watch() is None
     finally:
         gc.unfreeze()
+
+
+_VALUES = st.lists(st.sampled_from(["fronts: [E, W]", "year: 1941", "year: 1990", "forse: 1", "# said", "note: a"]),
+                   max_size=3, unique_by=lambda value: value.split(":")[0])
+
+
+def _entry(title: str, force: int, values: list[str]) -> list[str]:
+    """A card's lines in block style: its title, type and force, and `values`."""
+    return [f"  - title: {title}", "    type: U", f"    force: {force}", *(f"    {value}" for value in values)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cards=st.lists(st.tuples(st.sampled_from([2, 7]), _VALUES), min_size=2, max_size=7),
+       edits=st.lists(st.tuples(st.integers(0, 20), st.sampled_from(["card", "block card", "twice", "drop", "line",
+                                                                     "unline", "comment"]), _VALUES),
+                      min_size=1, max_size=4))
+def test_the_page_follows_saves_to_every_findings_file_and_line(make_game, cards, edits):
+    """Cards added (one line or several, a title given twice), taken away, lines added to a card or taken from it,
+    anywhere in the deck, with values out of range and unknown keys (none that stops a layout, which keeps a deck's last
+    good faces where a preview started afresh has none): the state the page makes of each update (bench's
+    Python mirror of page.js) shows every card, its places and its findings as a preview started afresh shows them."""
+    entries = [_entry(f"Card {n}", force, values) for n, (force, values) in enumerate(cards)]
+    folder = make_game({"reds.yaml": "cards:\n" + "".join(line + "\n" for entry in entries for line in entry)})
+    preview = Preview(folder, Options())
+    preview.refresh()
+    page = state(preview)
+    for number, (at, how, values) in enumerate(edits):
+        place = at % (len(entries) + 1)
+        if how == "card":
+            entries.insert(place, [f"  - {{title: New {number}, type: U, force: {at % 10}}}"])
+        elif how in ("block card", "twice"):
+            entries.insert(place, _entry("Card 0" if how == "twice" else f"New {number}", at % 10, values))
+        elif how == "drop" and len(entries) > 1:
+            del entries[place % len(entries)]
+        elif how in ("line", "comment") and len(entries[place % len(entries)]) > 1:  # a card in block style
+            entry = entries[place % len(entries)]
+            noted = how == "comment" or any(line.startswith("    note:") for line in entry)
+            entry.insert(1 + at % len(entry), f"    # added {number}" if noted else "    note: added")
+        elif how == "unline":  # a line taken from a card, but its type and force, which its layouts need
+            entry = entries[place % len(entries)]
+            lines = [n for n, line in enumerate(entry) if n and not line.startswith(("    type:", "    force:"))]
+            if lines:
+                del entry[lines[at % len(lines)]]
+        (folder / "reds.yaml").write_text("cards:\n" + "".join(line + "\n" for entry in entries for line in entry))
+        preview.refresh([folder / "reds.yaml"])
+        page = bench_preview.merged(page, json.loads(preview.wait(page["version"], 0)))
+        afresh = Preview(folder, Options())
+        afresh.refresh()
+        whole = state(afresh)
+        assert page["decks"] == whole["decks"] and page["findings"] == whole["findings"]
+        assert ([bench_preview.places(card) for card in page["decks"][0]["cards"]]
+                == [bench_preview.places(card) for card in whole["decks"][0]["cards"]])
+
+
+def test_a_card_added_above_hundreds_sends_that_card_and_how_far_the_others_moved(make_game):
+    """A card added at the top of 300, then taken away: each save parses and lays out that card alone, and the page
+    is sent one splice and one move, not the 300 cards with their new lines; what it makes of them is the whole
+    state."""
+    cards = "".join(f"  - {{title: Card {n}, type: U, force: {n % 10}, fronts: E}}\n" for n in range(300))
+    folder = make_game({"reds.yaml": "cards:\n" + cards})
+    preview = Preview(folder, Options())
+    preview.refresh()
+    page = state(preview)
+    for text, splice, move in (("  - {title: New, type: L, force: 1, fronts: W}\n" + cards, [0, 0, 1], [1, 301, 1]),
+                               (cards, [0, 1, 0], [0, 300, -1])):
+        laid_out = preview.layouts.laid_out
+        (folder / "reds.yaml").write_text("cards:\n" + text)
+        preview.refresh([folder / "reds.yaml"])
+        assert preview.deck_files.parsed <= 1 and preview.layouts.laid_out - laid_out <= 1
+        sent = json.loads(preview.wait(page["version"], 0))
+        deck = sent["decks"][0]
+        assert [[at, taken, len(put)] for at, taken, put in deck["splices"]] == [splice] and deck["lines"] == [move]
+        page = bench_preview.merged(page, sent)
+        assert page["decks"] == state(preview)["decks"]

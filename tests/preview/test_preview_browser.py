@@ -146,6 +146,46 @@ def test_clicking_a_card_shows_its_data_and_hovering_names_the_layout_line(brows
     shoot(browser, "details")
 
 
+def details(browser, index: int) -> tuple[str, dict[str, str]]:
+    """The place of card `index` and of each of its values, as its details show them once it is clicked."""
+    figure = browser.find_elements("css selector", ".card")[index]
+    browser.execute_script("arguments[0].click()", figure)  # the figure may lie under the details of another
+    wait_for(browser, lambda: browser.find_element("id", "details").is_displayed())
+    rows = {row.find_element("tag name", "th").text: row.find_elements("tag name", "td")[1].text
+            for row in browser.find_elements("css selector", "#details-data tbody tr")}
+    return browser.find_element("id", "details-where").text, rows
+
+
+def test_a_card_added_and_taken_away_above_the_others_moves_their_places(browser, previewing):
+    """A card added at the top (with a value out of range): the cards below keep their figures (but the one with a
+    finding, which names its line) and show their new lines, the new card its finding at its line; taken away again,
+    each is back at its line."""
+    folder, url = previewing
+    browser.get(url)
+    wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 3)
+    assert details(browser, 2) == ("reds.yaml:4:5", {"title": "reds.yaml:4:13", "count": "reds.yaml:4:5",
+                                                     "type": "reds.yaml:4:28", "force": "reds.yaml:4:38",
+                                                     "fronts": "reds.yaml:4:49"})
+    browser.execute_script("document.querySelectorAll('.card').forEach((figure) => { figure.dataset.old = 'yes'; })")
+    zero = "  - {title: Zero, type: U, force: 1, fronts: E, year: 1990}\n"
+    (folder / "reds.yaml").write_text(REDS.replace("cards:\n", "cards:\n" + zero))
+    wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 4)
+    # the new card drawn, and the long title, whose finding names its line; the others kept as they were
+    assert browser.execute_script(
+        "return [...document.querySelectorAll('.card')].map((figure) => figure.dataset.old || '')") == ["", "yes", "",
+                                                                                                      "yes"]
+    assert [text.split()[0] for text in texts(browser, ".card-findings li .where")] == [
+        "reds.yaml:2:55", "reds.yaml:4:5"]  # the year out of range, and the long title's back
+    place, values = details(browser, 3)
+    assert (place, values["force"], values["fronts"]) == ("reds.yaml:5:5", "reds.yaml:5:38", "reds.yaml:5:49")
+    shoot(browser, "added")
+    (folder / "reds.yaml").write_text(REDS)
+    wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 3)
+    place, values = details(browser, 2)
+    assert (place, values["force"], values["fronts"]) == ("reds.yaml:4:5", "reds.yaml:4:38", "reds.yaml:4:49")
+    assert [text.split()[0] for text in texts(browser, ".card-findings li .where")] == ["reds.yaml:3:5"]
+
+
 def test_statistics_and_test_draw_views(browser, previewing):
     _, url = previewing
     browser.get(url)

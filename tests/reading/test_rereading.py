@@ -232,3 +232,73 @@ def test_with_variants_on_a_save_keeps_the_cards_it_did_not_change(make_game):
     assert [n for n, (old, new) in enumerate(zip(before, after)) if old is not new] == [5]
     assert after[5].value("year") == 1941 and after[5].value("force") == 6
     assert game == load_game(folder)
+
+
+def test_a_sheet_saved_with_one_cell_changed_types_that_row_alone(make_game):
+    """A one-cell save of a 50-row sheet: that row is typed into a card mapping again, every other row's mapping is
+    the one made before; rows that merge as copies of one card are merged anew, leaving the mappings kept as they
+    were."""
+    rows = [[f"Card {n}", "1", str(n % 9), "U", "E", "2"] for n in range(50)] + [["Card 7", "1", "7", "U", "E", "2"]]
+    folder = _sheet_game(make_game, rows)
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    before = dict(deck_files.sheets[folder / "reds.csv"][1])
+    rows[20][2] = "12"
+    (folder / "reds.csv").write_text(_csv(rows))
+    game = load_game(folder, deck_files=deck_files)
+    after = deck_files.sheets[folder / "reds.csv"][1]
+    assert [number for number, cells in after if after[(number, cells)] is not before.get((number, cells))] == [22]
+    assert [card.count for card in game.decks["reds"].cards if card.title == "Card 7"] == [2]
+    assert game == load_game(folder)
+    (folder / "reds.csv").write_text(_csv(rows))  # saved again as it is: the copies merge to two again, not three
+    assert load_game(folder, deck_files=deck_files) == load_game(folder)
+
+
+def test_a_translated_deck_read_again_after_game_yaml_changed_is_what_a_whole_read_gives(make_game):
+    """A change to game.yaml that every card is read again under (a vocabulary): each entry is read whole again,
+    its translations with it, not as the last read left it (a reader takes the translations out of what it reads)."""
+    game_yaml = patched((make_game() / "game.yaml").read_text(),
+                        {"title: Tiny War\n": "title: Tiny War\nlanguages: [en, de]\n"})
+    folder = make_game({"game.yaml": game_yaml,
+                        "reds.yaml": "cards:\n  - {title: Alpha, title:de: Alfa, type: L, force: 2}\n"
+                                     "  - {title: Bravo, title:de: Bravo, type: U, force: 3}\n"})
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    (folder / "game.yaml").write_text(patched(game_yaml, {"U: Unit": "U: Unit\n    Q: Quartermaster"}))
+    game = load_game(folder, deck_files=deck_files)
+    assert [f.field for f in game.findings if f.code == "missing-translation"] == [
+        f.field for f in load_game(folder).findings if f.code == "missing-translation"]
+    assert game == load_game(folder)
+
+
+def test_cards_moved_and_then_read_again_whole_are_read_at_their_lines(make_game):
+    """A card added at the top moves the cards below without reading them; a change to game.yaml then reads every
+    card again: each at its new lines, as a whole read places it."""
+    entries = "".join(f"  - title: Card {n}\n    force: {n % 9}\n" for n in range(20))
+    folder = make_game({"reds.yaml": "cards:\n" + entries})
+    deck_files = DeckFiles()
+    load_game(folder, deck_files=deck_files)
+    (folder / "reds.yaml").write_text("cards:\n  - {title: New, force: 1}\n" + entries)
+    load_game(folder, deck_files=deck_files)
+    assert deck_files.parsed == 1
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(),
+                                              {"U: Unit": "U: Unit\n    Q: Quartermaster"}))
+    game = load_game(folder, deck_files=deck_files)
+    assert [card.field_where["force"].line for card in game.decks["reds"].cards[:3]] == [2, 4, 6]
+    assert game == load_game(folder)
+
+
+def test_a_card_added_to_a_decks_first_file_moves_the_cards_of_the_next(make_game):
+    """A deck of two files: a card added to the first moves every card of the second one place on in the deck, each
+    the card made before, moved, not read again."""
+    game_yaml = patched((make_game() / "game.yaml").read_text(), {"file: reds.yaml": "files: [reds.yaml, more.yaml]"})
+    more = "cards:\n" + "".join(f"  - {{title: More {n}, type: U, force: {n % 9}}}\n" for n in range(5))
+    folder = make_game({"game.yaml": game_yaml, "more.yaml": more})
+    deck_files = DeckFiles()
+    before = load_game(folder, deck_files=deck_files).decks["reds"].cards
+    (folder / "reds.yaml").write_text((folder / "reds.yaml").read_text() + "  - {title: Charlie, type: U, force: 1}\n")
+    game = load_game(folder, deck_files=deck_files)
+    after = game.decks["reds"].cards
+    assert [card.index for card in after[-5:]] == [3, 4, 5, 6, 7]
+    assert all(new.traits is old.traits for old, new in zip(before[-5:], after[-5:]))
+    assert game == load_game(folder)
