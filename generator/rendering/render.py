@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import zlib
 from itertools import chain, groupby
 from operator import itemgetter
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import BinaryIO, Callable, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -380,7 +382,18 @@ class SheetWriter:
         if shift:
             c.restoreState()
         c.showPage()
+        self._compress_page()
         self.pages += 1
+
+    def _compress_page(self) -> None:
+        """The page just shown, compressed now: reportlab would compress every page's stream when the document is
+        saved, after the last sheet, when in a build in two processes the drawing process has nothing else to
+        wait for; while sheets come it waits for the next batch. The stream it writes is the same: Flate at zlib's
+        default level over the same text, the filter named in its dictionary, where reportlab puts it."""
+        page = self.canvas._doc.Pages.pages[-1]
+        page.Contents = PDFStream(PDFDictionary({"Filter": PDFArray([PDFName("FlateDecode")])}),
+                                  zlib.compress(page.stream.encode("utf8")))
+        page.stream = None  # memory holds each page compressed
 
     def _form(self, key: tuple, name: str, items: tuple, height: float, box: tuple[float, float, float, float]) -> str:
         """The form holding `items` (painted on a face `height` mm high, within `box` in points): drawn under
