@@ -57,6 +57,8 @@ class Painter:
         self.colours: dict[tuple[str, bool, bool], tuple[float, ...]] = {}
         self.paths: dict[tuple, str] = {}
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
+        self.subsets: dict[tuple[str, int], str] = {}  # per font and subset: its name in the document
+        self.text_colours: dict[tuple[str, bool], str] = {}  # the operator setting text's colour, by colour
         self.line: tuple | None = None  # the stroke colour, width and dash of the lines being drawn, while they are
 
     def colour(self, colour: str, small_text: bool = False, large_area: bool = False) -> tuple[float, ...]:
@@ -214,28 +216,41 @@ class Painter:
     def _text(self, runs: Iterable[Run], height: float) -> str:
         """One PDF text object for `runs`: each placed by its own text matrix, font and colour set on change."""
         doc = self.canvas._doc
+        cmyk = self.inks.mode == "cmyk"  # in RGB, text of any size is alike
         code = ["BT"]
         font = colour = None
         for run in runs:
             face = fonts.face(run.font)
-            small = self.inks.mode == "cmyk" and run.size < SMALL_TEXT  # in RGB, text of any size is alike
+            small = cmyk and run.size < SMALL_TEXT
             if (run.colour, small) != colour:
                 colour = (run.colour, small)
-                values = self.colour(*colour)
-                code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
+                code.append(self._text_colour(colour))
             code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
             if shaping.shaped(run.text):
                 code.append(_shaped(self.canvas, face, run))
                 font = None  # the shaped text set its own
                 continue
             for subset, data in self._encoded(face, run.text, doc):
-                name = face.getSubsetInternalName(subset, doc)
+                name = self.subsets.get((face.fontName, subset)) or self._subset(face, subset, doc)
                 if (name, run.size) != font:
                     font = (name, run.size)
                     code.append(f"{name} {fp_str(run.size)} Tf")
                 code.append(f"({escapePDF(data)}) Tj")
         code.append("ET")
         return "\n".join(code)
+
+    def _text_colour(self, colour: tuple[str, bool]) -> str:
+        """The operator that sets text's fill to `colour` (and whether the text is small), made once per colour."""
+        operator = self.text_colours.get(colour)
+        if operator is None:
+            values = self.colour(*colour)
+            operator = self.text_colours[colour] = f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}"
+        return operator
+
+    def _subset(self, face, subset: int, doc) -> str:
+        """The name of a subset of `face` in the document, asked of reportlab once (which then embeds the font)."""
+        name = self.subsets[face.fontName, subset] = face.getSubsetInternalName(subset, doc)
+        return name
 
     def _encoded(self, face, text: str, doc) -> list[tuple[int, bytes]]:
         """`text` in the codes of the font's embedded subsets, as (subset, bytes) pieces.
