@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Mapping, NamedTuple
 
@@ -88,6 +89,7 @@ class Word(NamedTuple):
 
 
 NEWLINE = Word((), 0.0, 0.0)
+_STYLE, _JOINED = attrgetter("style"), attrgetter("joined")
 
 
 def _word(pieces: list[Piece], joined: bool = False) -> Word:
@@ -234,18 +236,22 @@ def place_line(line: list[Word], size: float, x: float, w: float, baseline: floa
     """Runs (and inline pictures) for one line from `x` in a width of `w`: pieces of one font and colour joined
     by plain spaces become one run."""
     em = size / PT_PER_MM
-    natural = line_width(line, size) / PT_PER_MM
     extra = 0.0
-    if align == "center":
-        x += (w - natural) / 2
-    elif align == "right":
-        x += w - natural
-    elif align == "justify" and justify and len(line) > 1:
-        extra = (w - natural) / (len(line) - 1)
+    if align == "center" or align == "right" or (align == "justify" and justify and len(line) > 1):
+        natural = line_width(line, size) / PT_PER_MM  # text set to the left needs no measure of its line
+        if align == "center":
+            x += (w - natural) / 2
+        elif align == "right":
+            x += w - natural
+        else:
+            extra = (w - natural) / (len(line) - 1)
     style = line[0].style if line else None
-    if style is not None and extra == 0.0 and len({word.style for word in line}) == 1:
-        text = "".join([word.pieces[0].text + ("" if word.joined else " ") for word in line[:-1]])
-        text += line[-1].pieces[0].text  # the common case: one font, one colour
+    if style is not None and extra == 0.0 and len(set(map(_STYLE, line))) == 1:  # the common case: one font, one colour
+        if any(map(_JOINED, line)):
+            text = "".join([word.pieces[0].text + ("" if word.joined else " ") for word in line[:-1]])
+            text += line[-1].pieces[0].text
+        else:  # and words between spaces
+            text = " ".join([word.pieces[0].text for word in line])
         return [Run(round(x, 3), round(baseline, 3), text, style[0], size, style[1])]
     runs: list[list] = []  # [x, text, font, colour]
     pictures = []
