@@ -314,19 +314,30 @@ _NUMBERS = {kind: _numbers(kind) for kind in KINDS}
 def _drawable(items: tuple) -> None:
     """Refuse, as a fault of Muster's, a display list holding a number PDF cannot carry (nan, inf, or one beyond
     MAX_MM): every input's numbers are checked where they are read, with their file and line, so none may get here,
-    and reportlab would write 'nan' into the page or fail deep inside. Each item's numbers are weighed in C (their
-    sum is finite, their largest within MAX_MM): the guard costs a few per cent of a build otherwise."""
-    for item in items:
-        kind = type(item)
-        values = list(map(abs, _NUMBERS[kind](item)))
-        if kind is Line:
-            values += map(abs, item.dash)
-        elif kind is Polygon or kind is Polyline:
-            values += map(abs, chain.from_iterable(item.points))
-        elif kind is Turned:
-            _drawable(item.items)
-        if not (math.isfinite(sum(values)) and max(values, default=0.0) <= MAX_MM):
-            raise ValueError(f"a display list holds a number PDF cannot carry: {item}"[:200])
+    and reportlab would write 'nan' into the page or fail deep inside. The numbers of all the items are weighed at
+    once in C (their sum is finite, their largest within MAX_MM), and the item at fault looked for only when one
+    is: the guard costs a few per cent of a build otherwise."""
+    if not _carried(chain.from_iterable(map(_numbers_of, items))):
+        item = next(item for item in items if not _carried(_numbers_of(item)))
+        raise ValueError(f"a display list holds a number PDF cannot carry: {item}"[:200])
+
+
+def _carried(numbers: Iterable[float]) -> bool:
+    magnitudes = list(map(abs, numbers))
+    return math.isfinite(sum(magnitudes)) and max(magnitudes, default=0.0) <= MAX_MM
+
+
+def _numbers_of(item) -> Iterable[float]:
+    """Every number of a display item: its own (_NUMBERS), a line's dash, a shape's points, a turned group's items'."""
+    kind = type(item)
+    numbers = _NUMBERS[kind](item)
+    if kind is Line:
+        return numbers + item.dash
+    if kind is Polygon or kind is Polyline:
+        return chain(numbers, chain.from_iterable(item.points))
+    if kind is Turned:
+        return chain(numbers, chain.from_iterable(map(_numbers_of, item.items)))
+    return numbers
 
 
 class SheetWriter:
