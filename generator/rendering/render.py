@@ -35,6 +35,7 @@ PAINTERS: Registry = Registry("painter of")
 # What leaves the stroke colour, width and dash as lines set them: a text object changes only the fill colour.
 KEEPS_LINES = (Line, Run)
 MAX_MM = 1e6  # any number of a display list: the input checks keep lengths far inside it
+MAX_PLACES = 4096  # places of text whose operator a Painter keeps
 
 # Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
 rl_config.useA85 = 0
@@ -59,6 +60,9 @@ class Painter:
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
         self.subsets: dict[tuple[str, int], str] = {}  # per font and subset: its name in the document
         self.text_colours: dict[tuple[str, bool], str] = {}  # the operator setting text's colour, by colour
+        # The text matrices of the first MAX_PLACES places text was set at (x, y, face height): a layout sets each
+        # card's lines at the same places.
+        self.places: dict[tuple[float, float, float], str] = {}
         self.line: tuple | None = None  # the stroke colour, width and dash of the lines being drawn, while they are
 
     def colour(self, colour: str, small_text: bool = False, large_area: bool = False) -> tuple[float, ...]:
@@ -225,7 +229,12 @@ class Painter:
             if (run.colour, small) != colour:
                 colour = (run.colour, small)
                 code.append(self._text_colour(colour))
-            code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
+            place = self.places.get((run.x, run.y, height))
+            if place is None:
+                place = f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm"
+                if len(self.places) < MAX_PLACES:
+                    self.places[run.x, run.y, height] = place
+            code.append(place)
             if shaping.shaped(run.text):
                 code.append(_shaped(self.canvas, face, run))
                 font = None  # the shaped text set its own
@@ -259,7 +268,10 @@ class Painter:
         200-odd characters a document draws in a font) are remembered here, so that most text is encoded in one
         str.translate instead of reportlab's loop over its characters.
         """
-        known, table = self.codes.setdefault(face.fontName, (set(), {}))
+        codes = self.codes.get(face.fontName)
+        if codes is None:
+            codes = self.codes[face.fontName] = (set(), {})
+        known, table = codes
         if known.issuperset(text):
             return [(0, text.translate(table).encode("latin-1"))]
         pieces = face.splitString(text, doc)
