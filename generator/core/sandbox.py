@@ -52,6 +52,10 @@ class Record(dict):
         self._noun = noun
 
 
+_PLAIN_MAPPINGS = frozenset([dict, Record])  # mappings with no attributes but their type's (Record's slots)
+_MAPPING_ATTRIBUTES = frozenset(dir(Record))  # dict's methods, and Record's slots
+
+
 class Missing(StrictUndefined):
     """Strict undefined names and keys, described in the words of the Record they are missing from."""
 
@@ -166,6 +170,14 @@ class Sandbox(ImmutableSandboxedEnvironment):
                               name, filename)
             pending.extend((child, depth + ("body" in child.fields)) for child in node.iter_child_nodes())
         return tree
+
+    def getattr(self, obj, attribute):
+        """`obj.attribute` as Jinja's sandbox reads it: the attribute, else the item. Of a plain mapping (a card,
+        a Record) under a name that is no attribute of its type, the item at once: the sandbox would first ask for
+        the attribute, and its failure, an exception raised and caught, was most of the cost of `card.title`."""
+        if type(obj) in _PLAIN_MAPPINGS and attribute not in _MAPPING_ATTRIBUTES and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
 
     def call_binop(self, context, operator, left, right):
         budget.check_operator(operator, left, right)
