@@ -18,6 +18,7 @@ from . import symbols
 MM_PER_PT = MM_PER["pt"]
 STEP = 0.25  # points: the granularity of shrinking
 EM_OVER_HEIGHT = 1.1  # how much taller than its box a one-line text's em may be
+MAX_WORDS = 65536  # words measured and kept, per font and colour
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,36 @@ def _word(pieces: list[Piece], joined: bool = False) -> Word:
 
 
 @fonts.measuring
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MAX_WORDS)
 def _plain_word(text: str, font: str, colour: str, joined: bool = False) -> Word:
     """A word in one font and colour: card text repeats its words, so each is measured and built once."""
     width = fonts.unit_width(text, font)
     space = 0.0 if joined else fonts.unit_width(" ", font)
     return Word((Piece(text, font, colour, width),), width, space, (font, colour), joined)
+
+
+class _Words(dict):
+    """The words of one font and colour met so far, by their text (_plain_word's), in a dict looked up in C: a
+    paragraph's words are most of what laying out a card's text does."""
+
+    def __init__(self, font: str, colour: str):
+        super().__init__()
+        self.font, self.colour = font, colour
+
+    def __missing__(self, text: str) -> Word:
+        word = _plain_word(text, self.font, self.colour)
+        if len(self) < MAX_WORDS:
+            self[text] = word
+        return word
+
+
+class _Styles(dict):
+    """The words met in each font and colour, forgotten with the fonts' measures (fonts.measuring)."""
+
+    cache_clear = dict.clear
+
+
+_STYLES = fonts.measuring(_Styles())
 
 
 def words(parts: list[Span]) -> list[Word]:
@@ -114,7 +139,9 @@ def words(parts: list[Span]) -> list[Word]:
     if (len(parts) == 1 and parts[0].image is None and parts[0].symbol is None and "\n" not in parts[0].text
             and not linebreak.spaceless(parts[0].text)):
         span = parts[0]  # the common case: one font, one colour, no forced breaks, words between spaces
-        return [_plain_word(chunk, span.font, span.colour) for chunk in span.text.split(" ") if chunk]
+        known = _STYLES.get((span.font, span.colour)) or _STYLES.setdefault((span.font, span.colour),
+                                                                            _Words(span.font, span.colour))
+        return [known[chunk] for chunk in span.text.split(" ") if chunk]
     text = "".join([span.text if span.image is None and span.symbol is None else linebreak.OBJECT for span in parts])
     breaks = linebreak.breaks(text)  # offsets where a line may break without a space
     result: list[Word] = []
