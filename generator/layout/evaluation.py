@@ -19,6 +19,13 @@ RECORD, UNIT = "\x1e", "\x1f"  # separators of the values a layout's one templat
 MEMO = 64  # distinct sets of values whose drawing each element remembers
 
 
+class _Memo(dict):
+    """What an element drew (its items, and the findings drawing them made), by its values; `hit` once a set of
+    values came again."""
+
+    hit = False
+
+
 class Evaluator:
     """Evaluates one layout for one game; one instance serves every card of a deck. `field` is what its errors
     are filed under (decks.reds.face, boards.map)."""
@@ -36,7 +43,7 @@ class Evaluator:
         self.program, self.templated, self.per_card = self._program()
         self.output: tuple[str, dict[int, list[str]] | None] | None = None  # the program's output, if not per card
         self.static: dict[int, dict] = {}  # per element, its values without templates
-        self.drawn: dict[int, dict[tuple, tuple[tuple, tuple[Finding, ...]]]] = {}  # per element (by id): _drawn's memo
+        self.drawn: dict[int, _Memo] = {}  # per element (by id): what _drawn remembers
         # A face is a function of what the program writes unless an element loops or turns by a template; then
         # faces are remembered by that output, so a shared back or a repeated card is laid out once.
         self.remembered: dict[str, tuple[Face, tuple[Finding, ...]]] | None = None
@@ -194,15 +201,20 @@ class Evaluator:
         else, so each element remembers what its first MEMO distinct sets of values drew: an element without
         templates (a border, an icon's text), or whose templates give a few values (a card's colour, its cost),
         is set once per deck, not once per card."""
-        memo = self.drawn.setdefault(id(element), {})
-        try:
-            key = (self.small_text, *values.items())
-            known = memo.get(key)
-        except TypeError:  # a value that is a list
-            key = known = None
-        if known is not None:
-            found.extend(known[1])
-            return known[0]
+        memo = self.drawn.get(id(element))
+        if memo is None:
+            memo = self.drawn[id(element)] = _Memo()
+        key = None
+        if memo.hit or len(memo) < MEMO:  # else its first MEMO sets of values all differed: each card has its own
+            try:
+                key = (self.small_text, *values.items())
+                known = memo.get(key)
+            except TypeError:  # a value that is a list
+                key = known = None
+            if known is not None:
+                memo.hit = True
+                found.extend(known[1])
+                return known[0]
         before = len(found)
         drawn = tuple(ELEMENTS[element.kind].draw(values, element, self.canvas, found))
         if self.small_text:
