@@ -189,26 +189,30 @@ def words(parts: list[Span]) -> list[Word]:
 
 def break_lines(items: list[Word], width_pt: float, size: float) -> list[list[Word]] | None:
     """Greedy line breaking at `size`; None when a single word is wider than the line."""
-    lines: list[list[Word]] = [[]]
+    line: list[Word] = []
+    lines = [line]
     limit = width_pt / size + 1e-6
-    used = 0.0
+    used = space = 0.0  # the width of the line so far, and of the space after its last word
     for word in items:
         if word is NEWLINE:
-            lines.append([])
+            line = []
+            lines.append(line)
             used = 0.0
             continue
-        if word.width > limit:
+        width = word.width
+        if width > limit:
             return None
-        line = lines[-1]
-        if line:
-            if used + line[-1].space + word.width <= limit:
-                line.append(word)
-                used += line[-2].space + word.width
-                continue
-            lines.append([word])
-        else:
+        if line and used + space + width <= limit:
             line.append(word)
-        used = word.width
+            used += space + width
+        else:
+            if line:
+                line = [word]
+                lines.append(line)
+            else:
+                line.append(word)
+            used = width
+        space = word.space
     return lines
 
 
