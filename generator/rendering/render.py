@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
 import zlib
-from itertools import chain, groupby
-from operator import itemgetter
+from itertools import groupby
 from pathlib import Path
 from types import SimpleNamespace
-from typing import BinaryIO, Callable, Iterable, Mapping
+from typing import BinaryIO, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -20,10 +18,11 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, shaping, svg
 from ..core.options import Options
-from ..core.display import KINDS, Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
+from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
+from .guard import drawable
 from .images import Art, Splice
 from .inks import LARGE_AREA, SMALL_TEXT, Inks, hex_of, inks_of
 from .vectors import Forms
@@ -34,7 +33,6 @@ PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator th
 PAINTERS: Registry = Registry("painter of")
 # What leaves the stroke colour, width and dash as lines set them: a text object changes only the fill colour.
 KEEPS_LINES = (Line, Run)
-MAX_MM = 1e6  # any number of a display list: the input checks keep lengths far inside it
 MAX_PLACES = 4096  # places of text whose operator a Painter keeps
 
 # Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
@@ -97,7 +95,7 @@ class Painter:
     def paint(self, items: tuple, height: float) -> None:
         """Draws `items`, each run of consecutive items of one kind by the painter of that kind (PAINTERS), once
         every number in them is known to be one PDF can carry."""
-        _drawable(items)
+        drawable(items)
         self._paint(items, height)
 
     def _paint(self, items: Iterable, height: float) -> None:
@@ -310,46 +308,6 @@ def _shaped(canvas: Canvas, face, run: Run) -> str:
         else:  # Indic conjuncts and reordered vowel signs have no character of their own: the run's text is given
             code.append(f"/Span <</ActualText <FEFF{part.encode('utf-16-be').hex().upper()}>>> BDC {glyphs} EMC")
     return " ".join(code)
-
-
-def _numbers(kind) -> Callable:
-    """The numbers of a display item of `kind`, as a tuple: its fields declared float (one itemgetter for two or
-    more)."""
-    indices = [index for index, declared in enumerate(kind.__annotations__.values())
-               if getattr(declared, "__forward_arg__", declared) in ("float", float)]
-    return itemgetter(*indices) if len(indices) > 1 else lambda item: tuple(item[index] for index in indices)
-
-
-_NUMBERS = {kind: _numbers(kind) for kind in KINDS}
-
-
-def _drawable(items: tuple) -> None:
-    """Refuse, as a fault of Muster's, a display list holding a number PDF cannot carry (nan, inf, or one beyond
-    MAX_MM): every input's numbers are checked where they are read, with their file and line, so none may get here,
-    and reportlab would write 'nan' into the page or fail deep inside. The numbers of all the items are weighed at
-    once in C (their sum is finite, their largest within MAX_MM), and the item at fault looked for only when one
-    is: the guard costs a few per cent of a build otherwise."""
-    if not _carried(chain.from_iterable(map(_numbers_of, items))):
-        item = next(item for item in items if not _carried(_numbers_of(item)))
-        raise ValueError(f"a display list holds a number PDF cannot carry: {item}"[:200])
-
-
-def _carried(numbers: Iterable[float]) -> bool:
-    magnitudes = list(map(abs, numbers))
-    return math.isfinite(sum(magnitudes)) and max(magnitudes, default=0.0) <= MAX_MM
-
-
-def _numbers_of(item) -> Iterable[float]:
-    """Every number of a display item: its own (_NUMBERS), a line's dash, a shape's points, a turned group's items'."""
-    kind = type(item)
-    numbers = _NUMBERS[kind](item)
-    if kind is Line:
-        return numbers + item.dash
-    if kind is Polygon or kind is Polyline:
-        return chain(numbers, chain.from_iterable(item.points))
-    if kind is Turned:
-        return chain(numbers, chain.from_iterable(map(_numbers_of, item.items)))
-    return numbers
 
 
 class SheetWriter:
