@@ -256,9 +256,9 @@ def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` that `font` has no glyph for. Every run of text a build prints is checked, so
     the characters already found in a font are remembered and only new ones are looked up."""
     present = _present.setdefault(font, set())
-    new = set(text) - present
-    if not new:
+    if present.issuperset(text):  # most text: no character new to the font, found without making a set of them
         return ""
+    new = set(text) - present
     cmap = _measured(font).face.charToGlyph
     missing = {c for c in new if ord(c) > 32 and ord(c) not in cmap}
     present.update(new - missing)

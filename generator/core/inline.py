@@ -190,6 +190,8 @@ def card_segments(text: str) -> list[Segment]:
     """Card text as its tokens, each with its emphasis; the game's `embed:` words are icons already where they
     apply (`marked`), in the text fields."""
     if "*" not in text and "\\" not in text:  # most text: no emphasis and no escapes, nothing for markdown-it
+        if "[[" not in text:  # and no icon: one token of text, or none
+            return [Segment(Token(text))] if text else []
         return [Segment(token) for token in tokens([(text, False)], {})]
     spans = _plain_bold(text)
     if spans is not None:

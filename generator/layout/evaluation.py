@@ -3,7 +3,7 @@ every templated value), each value read by its field's role, and each element dr
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..core.display import Face, Turned
 from ..core.errors import Finding, Location, MusterError
@@ -16,6 +16,14 @@ from .spec import AS, ELEMENTS, MAX_REPEAT, ROTATE, Field
 from .findings import small_text
 
 RECORD, UNIT = "\x1e", "\x1f"  # separators of the values a layout's one template writes
+MEMO = 64  # distinct sets of values whose drawing each element remembers
+
+
+class _Memo(dict):
+    """What an element drew (its items, and the findings drawing them made), by its values; `hit` once a set of
+    values came again."""
+
+    hit = False
 
 
 class Evaluator:
@@ -35,6 +43,7 @@ class Evaluator:
         self.program, self.templated, self.per_card = self._program()
         self.output: tuple[str, dict[int, list[str]] | None] | None = None  # the program's output, if not per card
         self.static: dict[int, dict] = {}  # per element, its values without templates
+        self.drawn: dict[int, _Memo] = {}  # per element (by id): what _drawn remembers
         # A face is a function of what the program writes unless an element loops or turns by a template; then
         # faces are remembered by that output, so a shared back or a repeated card is laid out once.
         self.remembered: dict[str, tuple[Face, tuple[Finding, ...]]] | None = None
@@ -175,12 +184,9 @@ class Evaluator:
                 pass
         return {f.name: self._value(number, f, element, scope) for f in self.fields[number]}
 
-    def _draw(self, element: Element, values: dict, context: dict, found: list[Finding]) -> list:
+    def _draw(self, element: Element, values: dict, context: dict, found: list[Finding]) -> Sequence:
         """The element's items, turned about the centre of its box when it has `rotate:`."""
-        drawn = ELEMENTS[element.kind].draw(values, element, self.canvas, found)
-        if self.small_text:
-            accept = element.fields.get("accept")
-            found.extend(small_text(drawn, element.where, accept.raw if accept else ()))
+        drawn = self._drawn(element, values, found)
         if "rotate" not in element.fields or not drawn:
             return drawn
         raw = element.fields["rotate"].raw
@@ -189,6 +195,34 @@ class Evaluator:
             return drawn
         cx, cy = values["x"] + values["w"] / 2, values["y"] + values["h"] / 2
         return [Turned(cx, cy, angle, tuple(drawn))]
+
+    def _drawn(self, element: Element, values: dict, found: list[Finding]) -> tuple:
+        """The element's items drawn with these values, with what drawing them found. Drawing depends on nothing
+        else, so each element remembers what its first MEMO distinct sets of values drew: an element without
+        templates (a border, an icon's text), or whose templates give a few values (a card's colour, its cost),
+        is set once per deck, not once per card."""
+        memo = self.drawn.get(id(element))
+        if memo is None:
+            memo = self.drawn[id(element)] = _Memo()
+        key = None
+        if memo.hit or len(memo) < MEMO:  # else its first MEMO sets of values all differed: each card has its own
+            try:
+                key = (self.small_text, *values.items())
+                known = memo.get(key)
+            except TypeError:  # a value that is a list
+                key = known = None
+            if known is not None:
+                memo.hit = True
+                found.extend(known[1])
+                return known[0]
+        before = len(found)
+        drawn = tuple(ELEMENTS[element.kind].draw(values, element, self.canvas, found))
+        if self.small_text:
+            accept = element.fields.get("accept")
+            found.extend(small_text(drawn, element.where, accept.raw if accept else ()))
+        if key is not None and len(memo) < MEMO:
+            memo[key] = (drawn, tuple(found[before:]))
+        return drawn
 
     def _value(self, number: int, field: Field, element: Element, context: dict):
         """One value, by its own template when it has one; the place of the value at fault when it fails."""

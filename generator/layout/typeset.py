@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Mapping, NamedTuple
 
@@ -17,6 +18,7 @@ from . import symbols
 MM_PER_PT = MM_PER["pt"]
 STEP = 0.25  # points: the granularity of shrinking
 EM_OVER_HEIGHT = 1.1  # how much taller than its box a one-line text's em may be
+MAX_WORDS = 65536  # words measured and kept, per font and colour
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ class Word(NamedTuple):
 
 
 NEWLINE = Word((), 0.0, 0.0)
+_STYLE, _JOINED = attrgetter("style"), attrgetter("joined")
 
 
 def _word(pieces: list[Piece], joined: bool = False) -> Word:
@@ -98,12 +101,36 @@ def _word(pieces: list[Piece], joined: bool = False) -> Word:
 
 
 @fonts.measuring
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MAX_WORDS)
 def _plain_word(text: str, font: str, colour: str, joined: bool = False) -> Word:
     """A word in one font and colour: card text repeats its words, so each is measured and built once."""
     width = fonts.unit_width(text, font)
     space = 0.0 if joined else fonts.unit_width(" ", font)
     return Word((Piece(text, font, colour, width),), width, space, (font, colour), joined)
+
+
+class _Words(dict):
+    """The words of one font and colour met so far, by their text (_plain_word's), in a dict looked up in C: a
+    paragraph's words are most of what laying out a card's text does."""
+
+    def __init__(self, font: str, colour: str):
+        super().__init__()
+        self.font, self.colour = font, colour
+
+    def __missing__(self, text: str) -> Word:
+        word = _plain_word(text, self.font, self.colour)
+        if len(self) < MAX_WORDS:
+            self[text] = word
+        return word
+
+
+class _Styles(dict):
+    """The words met in each font and colour, forgotten with the fonts' measures (fonts.measuring)."""
+
+    cache_clear = dict.clear
+
+
+_STYLES = fonts.measuring(_Styles())
 
 
 def words(parts: list[Span]) -> list[Word]:
@@ -112,7 +139,9 @@ def words(parts: list[Span]) -> list[Word]:
     if (len(parts) == 1 and parts[0].image is None and parts[0].symbol is None and "\n" not in parts[0].text
             and not linebreak.spaceless(parts[0].text)):
         span = parts[0]  # the common case: one font, one colour, no forced breaks, words between spaces
-        return [_plain_word(chunk, span.font, span.colour) for chunk in span.text.split(" ") if chunk]
+        known = _STYLES.get((span.font, span.colour)) or _STYLES.setdefault((span.font, span.colour),
+                                                                            _Words(span.font, span.colour))
+        return [known[chunk] for chunk in span.text.split(" ") if chunk]
     text = "".join([span.text if span.image is None and span.symbol is None else linebreak.OBJECT for span in parts])
     breaks = linebreak.breaks(text)  # offsets where a line may break without a space
     result: list[Word] = []
@@ -160,26 +189,30 @@ def words(parts: list[Span]) -> list[Word]:
 
 def break_lines(items: list[Word], width_pt: float, size: float) -> list[list[Word]] | None:
     """Greedy line breaking at `size`; None when a single word is wider than the line."""
-    lines: list[list[Word]] = [[]]
+    line: list[Word] = []
+    lines = [line]
     limit = width_pt / size + 1e-6
-    used = 0.0
+    used = space = 0.0  # the width of the line so far, and of the space after its last word
     for word in items:
         if word is NEWLINE:
-            lines.append([])
+            line = []
+            lines.append(line)
             used = 0.0
             continue
-        if word.width > limit:
+        width = word.width
+        if width > limit:
             return None
-        line = lines[-1]
-        if line:
-            if used + line[-1].space + word.width <= limit:
-                line.append(word)
-                used += line[-2].space + word.width
-                continue
-            lines.append([word])
-        else:
+        if line and used + space + width <= limit:
             line.append(word)
-        used = word.width
+            used += space + width
+        else:
+            if line:
+                line = [word]
+                lines.append(line)
+            else:
+                line.append(word)
+            used = width
+        space = word.space
     return lines
 
 
@@ -234,18 +267,22 @@ def place_line(line: list[Word], size: float, x: float, w: float, baseline: floa
     """Runs (and inline pictures) for one line from `x` in a width of `w`: pieces of one font and colour joined
     by plain spaces become one run."""
     em = size / PT_PER_MM
-    natural = line_width(line, size) / PT_PER_MM
     extra = 0.0
-    if align == "center":
-        x += (w - natural) / 2
-    elif align == "right":
-        x += w - natural
-    elif align == "justify" and justify and len(line) > 1:
-        extra = (w - natural) / (len(line) - 1)
+    if align == "center" or align == "right" or (align == "justify" and justify and len(line) > 1):
+        natural = line_width(line, size) / PT_PER_MM  # text set to the left needs no measure of its line
+        if align == "center":
+            x += (w - natural) / 2
+        elif align == "right":
+            x += w - natural
+        else:
+            extra = (w - natural) / (len(line) - 1)
     style = line[0].style if line else None
-    if style is not None and extra == 0.0 and len({word.style for word in line}) == 1:
-        text = "".join([word.pieces[0].text + ("" if word.joined else " ") for word in line[:-1]])
-        text += line[-1].pieces[0].text  # the common case: one font, one colour
+    if style is not None and extra == 0.0 and len(set(map(_STYLE, line))) == 1:  # the common case: one font, one colour
+        if any(map(_JOINED, line)):
+            text = "".join([word.pieces[0].text + ("" if word.joined else " ") for word in line[:-1]])
+            text += line[-1].pieces[0].text
+        else:  # and words between spaces
+            text = " ".join([word.pieces[0].text for word in line])
         return [Run(round(x, 3), round(baseline, 3), text, style[0], size, style[1])]
     runs: list[list] = []  # [x, text, font, colour]
     pictures = []

@@ -73,6 +73,7 @@ class _Builder:
         self.anchored = False  # whether an anchor or an alias was met: a part of the text then depends on another
         self.depth = depth
         self.constructors = loader.yaml_constructors
+        self.resolved: dict[str, str] = {}  # the tag of each plain scalar met, by its text
 
     def at(self, event) -> Location:
         return Location(self.path, event.start_mark.line + self.line, event.start_mark.column + 1)
@@ -98,7 +99,7 @@ class _Builder:
         if kind is yaml.ScalarEvent:
             tag = event.tag
             if tag is None or tag == "!":
-                tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+                tag = self._resolved(event)
             value = event.value if tag == _STR else self._scalar(event, tag)
         elif kind is yaml.AliasEvent:
             self.aliases += 1
@@ -130,6 +131,17 @@ class _Builder:
         if event.anchor is not None:
             self.anchors[event.anchor] = value
         return value
+
+    def _resolved(self, event) -> str:
+        """The tag of a scalar written without one, as PyYAML's resolver gives it: a string when quoted, else by the
+        patterns of YAML 1.1 (numbers, booleans, null...), each plain text matched once per file: a deck's keys and
+        small numbers recur on every card."""
+        if not event.implicit[0]:  # quoted: the resolver's patterns are for plain scalars only
+            return _STR
+        tag = self.resolved.get(event.value)
+        if tag is None:
+            tag = self.resolved[event.value] = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return tag
 
     def _scalar(self, event, tag: str):
         """A scalar that is not a string, made by PyYAML's safe constructor for its tag."""

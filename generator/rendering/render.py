@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
-from itertools import chain, groupby
-from operator import itemgetter
+import zlib
+from itertools import groupby
 from pathlib import Path
 from types import SimpleNamespace
-from typing import BinaryIO, Callable, Iterable, Mapping
+from typing import BinaryIO, Iterable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core import fonts, shaping, svg
 from ..core.options import Options
-from ..core.display import KINDS, Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
+from ..core.display import Ellipse, Face, Line, Picture, Polygon, Polyline, Rect, Run, Turned
 from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
+from .guard import drawable
 from .images import Art, Splice
 from .inks import LARGE_AREA, SMALL_TEXT, Inks, hex_of, inks_of
 from .vectors import Forms
@@ -32,7 +33,7 @@ PAINT = {(1, 0): "S", (0, 1): "f", (1, 1): "B"}  # stroke, fill: the operator th
 PAINTERS: Registry = Registry("painter of")
 # What leaves the stroke colour, width and dash as lines set them: a text object changes only the fill colour.
 KEEPS_LINES = (Line, Run)
-MAX_MM = 1e6  # any number of a display list: the input checks keep lengths far inside it
+MAX_PLACES = 4096  # places of text whose operator a Painter keeps
 
 # Binary compressed streams: ASCII85 on top of Flate only served 7-bit mail and costs a quarter of the bytes.
 rl_config.useA85 = 0
@@ -55,6 +56,11 @@ class Painter:
         self.colours: dict[tuple[str, bool, bool], tuple[float, ...]] = {}
         self.paths: dict[tuple, str] = {}
         self.codes: dict[str, tuple[set[str], dict[int, int]]] = {}  # per font: characters of subset 0, their codes
+        self.subsets: dict[tuple[str, int], str] = {}  # per font and subset: its name in the document
+        self.text_colours: dict[tuple[str, bool], str] = {}  # the operator setting text's colour, by colour
+        # The text matrices of the first MAX_PLACES places text was set at (x, y, face height): a layout sets each
+        # card's lines at the same places.
+        self.places: dict[tuple[float, float, float], str] = {}
         self.line: tuple | None = None  # the stroke colour, width and dash of the lines being drawn, while they are
 
     def colour(self, colour: str, small_text: bool = False, large_area: bool = False) -> tuple[float, ...]:
@@ -89,7 +95,7 @@ class Painter:
     def paint(self, items: tuple, height: float) -> None:
         """Draws `items`, each run of consecutive items of one kind by the painter of that kind (PAINTERS), once
         every number in them is known to be one PDF can carry."""
-        _drawable(items)
+        drawable(items)
         self._paint(items, height)
 
     def _paint(self, items: Iterable, height: float) -> None:
@@ -212,28 +218,46 @@ class Painter:
     def _text(self, runs: Iterable[Run], height: float) -> str:
         """One PDF text object for `runs`: each placed by its own text matrix, font and colour set on change."""
         doc = self.canvas._doc
+        cmyk = self.inks.mode == "cmyk"  # in RGB, text of any size is alike
         code = ["BT"]
         font = colour = None
         for run in runs:
             face = fonts.face(run.font)
-            small = self.inks.mode == "cmyk" and run.size < SMALL_TEXT  # in RGB, text of any size is alike
+            small = cmyk and run.size < SMALL_TEXT
             if (run.colour, small) != colour:
                 colour = (run.colour, small)
-                values = self.colour(*colour)
-                code.append(f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}")
-            code.append(f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm")
+                code.append(self._text_colour(colour))
+            place = self.places.get((run.x, run.y, height))
+            if place is None:
+                place = f"1 0 0 1 {fp_str(run.x * PT_PER_MM, (height - run.y) * PT_PER_MM)} Tm"
+                if len(self.places) < MAX_PLACES:
+                    self.places[run.x, run.y, height] = place
+            code.append(place)
             if shaping.shaped(run.text):
                 code.append(_shaped(self.canvas, face, run))
                 font = None  # the shaped text set its own
                 continue
             for subset, data in self._encoded(face, run.text, doc):
-                name = face.getSubsetInternalName(subset, doc)
+                name = self.subsets.get((face.fontName, subset)) or self._subset(face, subset, doc)
                 if (name, run.size) != font:
                     font = (name, run.size)
                     code.append(f"{name} {fp_str(run.size)} Tf")
                 code.append(f"({escapePDF(data)}) Tj")
         code.append("ET")
         return "\n".join(code)
+
+    def _text_colour(self, colour: tuple[str, bool]) -> str:
+        """The operator that sets text's fill to `colour` (and whether the text is small), made once per colour."""
+        operator = self.text_colours.get(colour)
+        if operator is None:
+            values = self.colour(*colour)
+            operator = self.text_colours[colour] = f"{fp_str(*values)} {'rg' if len(values) == 3 else 'k'}"
+        return operator
+
+    def _subset(self, face, subset: int, doc) -> str:
+        """The name of a subset of `face` in the document, asked of reportlab once (which then embeds the font)."""
+        name = self.subsets[face.fontName, subset] = face.getSubsetInternalName(subset, doc)
+        return name
 
     def _encoded(self, face, text: str, doc) -> list[tuple[int, bytes]]:
         """`text` in the codes of the font's embedded subsets, as (subset, bytes) pieces.
@@ -242,7 +266,10 @@ class Painter:
         200-odd characters a document draws in a font) are remembered here, so that most text is encoded in one
         str.translate instead of reportlab's loop over its characters.
         """
-        known, table = self.codes.setdefault(face.fontName, (set(), {}))
+        codes = self.codes.get(face.fontName)
+        if codes is None:
+            codes = self.codes[face.fontName] = (set(), {})
+        known, table = codes
         if known.issuperset(text):
             return [(0, text.translate(table).encode("latin-1"))]
         pieces = face.splitString(text, doc)
@@ -281,35 +308,6 @@ def _shaped(canvas: Canvas, face, run: Run) -> str:
         else:  # Indic conjuncts and reordered vowel signs have no character of their own: the run's text is given
             code.append(f"/Span <</ActualText <FEFF{part.encode('utf-16-be').hex().upper()}>>> BDC {glyphs} EMC")
     return " ".join(code)
-
-
-def _numbers(kind) -> Callable:
-    """The numbers of a display item of `kind`, as a tuple: its fields declared float (one itemgetter for two or
-    more)."""
-    indices = [index for index, declared in enumerate(kind.__annotations__.values())
-               if getattr(declared, "__forward_arg__", declared) in ("float", float)]
-    return itemgetter(*indices) if len(indices) > 1 else lambda item: tuple(item[index] for index in indices)
-
-
-_NUMBERS = {kind: _numbers(kind) for kind in KINDS}
-
-
-def _drawable(items: tuple) -> None:
-    """Refuse, as a fault of Muster's, a display list holding a number PDF cannot carry (nan, inf, or one beyond
-    MAX_MM): every input's numbers are checked where they are read, with their file and line, so none may get here,
-    and reportlab would write 'nan' into the page or fail deep inside. Each item's numbers are weighed in C (their
-    sum is finite, their largest within MAX_MM): the guard costs a few per cent of a build otherwise."""
-    for item in items:
-        kind = type(item)
-        values = list(map(abs, _NUMBERS[kind](item)))
-        if kind is Line:
-            values += map(abs, item.dash)
-        elif kind is Polygon or kind is Polyline:
-            values += map(abs, chain.from_iterable(item.points))
-        elif kind is Turned:
-            _drawable(item.items)
-        if not (math.isfinite(sum(values)) and max(values, default=0.0) <= MAX_MM):
-            raise ValueError(f"a display list holds a number PDF cannot carry: {item}"[:200])
 
 
 class SheetWriter:
@@ -380,7 +378,18 @@ class SheetWriter:
         if shift:
             c.restoreState()
         c.showPage()
+        self._compress_page()
         self.pages += 1
+
+    def _compress_page(self) -> None:
+        """The page just shown, compressed now: reportlab would compress every page's stream when the document is
+        saved, after the last sheet, when in a build in two processes the drawing process has nothing else to
+        wait for; while sheets come it waits for the next batch. The stream it writes is the same: Flate at zlib's
+        default level over the same text, the filter named in its dictionary, where reportlab puts it."""
+        page = self.canvas._doc.Pages.pages[-1]
+        page.Contents = PDFStream(PDFDictionary({"Filter": PDFArray([PDFName("FlateDecode")])}),
+                                  zlib.compress(page.stream.encode("utf8")))
+        page.stream = None  # memory holds each page compressed
 
     def _form(self, key: tuple, name: str, items: tuple, height: float, box: tuple[float, float, float, float]) -> str:
         """The form holding `items` (painted on a face `height` mm high, within `box` in points): drawn under

@@ -294,3 +294,22 @@ def test_icon_markup_escapes_its_attributes(make_game):
     book = Book(replace(game, icons=icons), PAPERS["a4"])
     for markup in (icon_markup(book.game, [("[[evil]]", False)]), icon_markup(book.game, [("[[pic]]", False)])):
         assert markup.count("<") == 1 + markup.startswith("<font") and '"><' not in markup, markup
+
+
+@pytest.mark.parametrize("source", ["{{ card.title }}", "{{ card.items }}", "{{ card.get('title') }}", "{{ card.nope }}",
+                                    "{{ card._what }}", "{{ card.__class__ }}", "{{ plain.a }}{{ plain.keys }}",
+                                    "{{ plain.b }}", "{{ rows[0].a }}", "{{ 'text'.upper() }}"])
+def test_a_template_reads_a_mapping_s_keys_and_attributes_as_jinja_s_sandbox_does(source):
+    """Reading `card.title` takes the key at once when the name is no attribute of a mapping's type; anything
+    else, a method's name, a name hidden by the sandbox, a missing key, is read as Jinja's own sandbox reads it."""
+    card = sandbox.Record("card", "trait", {"title": "Alpha", "items": 3, "__class__": 4})
+    context = {"card": card, "plain": {"a": 1, "keys": 2}, "rows": [{"a": 5}]}
+
+    def outcome(render):
+        try:
+            return render(context).replace(hex(id(card)), "").replace(hex(id(context["plain"])), "")
+        except Exception as exc:
+            return type(exc).__name__
+
+    jinja = ImmutableSandboxedEnvironment(undefined=sandbox.Missing).from_string(source).render
+    assert outcome(sandbox.compile_template(source).render) == outcome(jinja)

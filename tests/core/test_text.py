@@ -294,3 +294,22 @@ def test_a_bad_embed_entry_is_one_error_naming_its_line(make_game, entry, code):
     (folder / "game.yaml").write_text(text)
     found = [f for f in check_game(load_game(folder)) if f.severity == "error"]
     assert [f.code for f in found] == [code] and "game.yaml:" in str(found[0]) and found[0].field.startswith("embed")
+
+
+def test_words_measured_in_a_font_are_measured_again_when_its_file_changes():
+    """Card text's words are measured once per font and colour; a font name whose file changes (a game's own font
+    edited between two builds of a watch) measures them again, as the font now is."""
+    from generator.core import fonts
+    from generator.layout import typeset
+    from generator.reading.fonts import read_font_book
+
+    bundled = read_font_book()
+    span = [typeset.Span("Advance hold", "text", "#000000")]
+    try:
+        condensed = typeset.words(span)
+        fonts.use(fonts.FontBook({**bundled.files, "text": bundled.files["display-bold"]}, bundled.families))
+        wider = typeset.words(span)
+        assert [w.width for w in wider] == [fonts.unit_width(w.pieces[0].text, "text") for w in wider]
+        assert wider[0].width != condensed[0].width
+    finally:
+        fonts.use(bundled)

@@ -352,3 +352,26 @@ def test_eastern_front_units_that_never_fire_draw_no_phase_numbers():
                 assert texts == ["DOES NOT FIRE"] and len(in_row) == 2, card.title
                 silent += 1
     assert silent == 3  # the two leaders and the Storch
+
+
+def test_an_element_is_set_once_for_each_set_of_values_yet_each_card_reports_its_problems(make_game, monkeypatch):
+    """Drawing an element depends on its values alone: one without templates is set once per deck, one whose
+    template gives a few values once per value; the problems found setting it are still every card's."""
+    from generator.layout import typeset
+
+    folder = make_game({"reds.yaml": "cards:\n" + "".join(f"  - {{title: T{n}, type: U, force: {n % 2}}}\n" for n in range(4)),
+                        "face.yaml": "elements:\n"
+                                     "  - {kind: text, x: 4, y: 4, w: 4, h: 4, text: far too long for its box, min_size: 12}\n"
+                                     "  - {kind: text, x: 4, y: 20, w: 55, h: 10, text: '{{ card.force }}'}\n"
+                                     "  - {kind: text, x: 4, y: 40, w: 55, h: 10, text: '{{ card.title }}'}\n"})
+    (folder / "game.yaml").write_text(patched((folder / "game.yaml").read_text(), {"size: 3": "size: 4"}))
+    fitted = []
+    fit_line = typeset.fit_line
+    monkeypatch.setattr(typeset, "fit_line", lambda *args: fitted.append(args) or fit_line(*args))
+    game = load_game(folder)
+    found = [(f.code, f.field, f.where.path.name, f.where.line) for f in check_game(game)]
+    assert found == [("text-overflow", f"cards[{n}]", "reds.yaml", n + 2) for n in range(4)]
+    assert len(fitted) == 1 + 2 + 4 + 4  # the fixed text, each force, each title; each back's title
+    laid = lay_out_cards(game, game.decks["reds"], 3.0)
+    assert [[r.text for r in laid.faces[i].items] for i in laid.fronts] == [["0", "T0"], ["1", "T1"], ["0", "T2"],
+                                                                            ["1", "T3"]]

@@ -323,3 +323,37 @@ def test_an_image_fits_its_box_as_fit_says(tmp_path, kind):
     assert seen["contain"] == ["white", "white", "red", "green", "blue", "white", "white"]
     assert seen["cover"] == ["green", "green", "green", "green", "green", "white", "white"]
     assert seen["stretch"] == ["red", "green", "red", "green", "blue", "white", "white"]
+
+
+@pytest.mark.usefixtures("font_book")
+def test_each_page_is_compressed_as_its_sheet_is_drawn_into_the_bytes_reportlab_would_write(tmp_path, monkeypatch):
+    """In a build in two processes the drawing process waits for batches while they are laid out, and saving is
+    all that is left once the last one comes: each page is compressed when its sheet is done, not all of them at
+    the end, and the file is byte for byte what reportlab writes compressing them at save."""
+    import zlib
+
+    from generator.core.display import Face, Rect, Run
+    from generator.imposition.sheets import Sheet, Slot
+    from generator.rendering.render import SheetWriter
+
+    faces = [Face(63, 88, (Rect(0, 0, 63, 88, "#e9e1cf"), Run(5, 10, f"Card {n}", "text", 9, "#000000")))
+             for n in range(2)]
+    sheets = [Sheet("front", (210, 297), ((Slot(10 + 70 * n, 10, 63, 88, 3, 3, 3, 3), n),)) for n in range(2)]
+
+    def written(name: str) -> bytes:
+        writer = SheetWriter(tmp_path / name, "pages")
+        for sheet in sheets:
+            writer.sheet(sheet, faces)
+            page = writer.canvas._doc.Pages.pages[-1]
+            if page.stream is None:  # compressed already: the operators are in its Contents
+                assert b"(" in zlib.decompress(page.Contents.content) and page.Contents.dictionary["Filter"]
+        writer.save()
+        return (tmp_path / name).read_bytes()
+
+    ours = written("ours.pdf")
+    pages = SheetWriter(tmp_path / "probe.pdf", "pages")
+    pages.sheet(sheets[0], faces)
+    assert pages.canvas._doc.Pages.pages[-1].stream is None  # compressed as soon as the sheet was drawn
+    monkeypatch.setattr(SheetWriter, "_compress_page", lambda self: None, raising=False)
+    assert ours == written("reportlabs.pdf")
+    assert page_text(tmp_path / "ours.pdf", 1).strip() == "Card 1"
