@@ -1,5 +1,5 @@
 """`python -m generator` runs the muster command line."""
 
-from .cli import main
+from .cli import run
 
-main()
+run()
