@@ -16,6 +16,7 @@ import threading
 import typer
 
 from . import build, inspect, authoring, export, preview  # noqa: F401  (each registers its commands, in the order of the help)
+from . import console
 from .app import app, export_app
 
 app.add_typer(export_app, name="export")
@@ -40,7 +41,9 @@ def run() -> None:
     modules down first, freeing every object one by one (fonts' tables, caches, a build's leftovers: 6-8 ms after a
     build) for memory the system takes back anyway. What ending normally does that matters still happens: the
     atexit functions run (multiprocessing's among them) and the output is flushed; with a thread still running, or
-    output that cannot be flushed, the process ends the usual way."""
+    output that cannot be flushed, the process ends the usual way. Knowing that the process ends with the command,
+    a build leaves what it made to the system rather than to the cycle collector (building/kit.py)."""
+    console.state["ending"] = True
     try:
         main()
         code = 0

@@ -47,10 +47,12 @@ def build(
     if deck_list is not None:
         _build_list(targets, deck_list, out, options, quiet)
     if quiet or not sys.stderr.isatty():
-        outcomes = list(build_all(targets, out, options, jobs, force, console.state["debug"]))
+        outcomes = list(build_all(targets, out, options, jobs, force, console.state["debug"],
+                                  ending=console.state["ending"]))
     else:
         outcomes = console.building(len(targets), lambda done: build_all(targets, out, options, jobs, force,
-                                                                         console.state["debug"], done))
+                                                                         console.state["debug"], done,
+                                                                         console.state["ending"]))
     failed = 0
     for outcome in outcomes:
         for line in outcome.errors + outcome.warnings:

@@ -11,7 +11,7 @@ import typer
 from ..core import codes
 from ..core.errors import GameInvalid, MusterError, exit_status
 
-state = {"debug": False}
+state = {"debug": False, "ending": False}  # ending: the process ends with the command (cli.run), not a test's
 
 
 def finite(value: float | None) -> float | None:

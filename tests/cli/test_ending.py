@@ -1,5 +1,6 @@
 """How the `muster` process ends (cli.run): at once after the command, its modules not torn down, yet with its exit
-status, its output flushed into a pipe and the atexit functions run; the usual way while a thread still runs."""
+status, its output flushed into a pipe and the atexit functions run; the usual way while a thread still runs. A
+build that ends the process runs no cycle collection over what it made."""
 
 from __future__ import annotations
 
@@ -49,3 +50,37 @@ def test_with_a_thread_still_running_the_process_ends_the_usual_way(make_game):
     listed = ended(game, "thread", "list", str(game))
     assert listed.returncode == 0
     assert "reds" in listed.stdout and "atexit ran" in listed.stdout and "torn down" in listed.stdout
+
+
+COLLECTIONS = """
+import atexit, gc, sys
+from contextlib import contextmanager
+from generator.building import kit
+from generator.cli import run
+
+collections = []
+building = []
+gc.callbacks.append(lambda phase, info: building and phase == "start" and collections.append(info["generation"]))
+without = kit.without_cycle_collection
+
+@contextmanager
+def watched(*args):
+    building.append(True)
+    with without(*args):
+        yield
+
+kit.without_cycle_collection = watched
+atexit.register(lambda: print("collections", len(collections), "during or after", len(building), "build(s)"))
+sys.argv = ["muster", "build", *sys.argv[1:], "--quiet"]
+run()
+"""
+
+
+def test_a_build_that_ends_the_process_leaves_its_objects_to_the_system_not_to_the_cycle_collector(make_game,
+                                                                                                   tmp_path):
+    game = make_game()
+    built = subprocess.run([sys.executable, "-c", COLLECTIONS, str(game), "--out", str(tmp_path / "out")],
+                           capture_output=True, text=True, cwd=REPO)
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "out" / "tiny" / "cards-reds.pdf").is_file()
+    assert built.stdout.splitlines()[-1] == "collections 0 during or after 1 build(s)"
