@@ -6,19 +6,28 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# Scripts written without spaces between words: CJK punctuation, kana, ideographs, compatibility and fullwidth
-# forms, the supplementary ideographs; Thai, Lao, Myanmar and Khmer (only Thai has a word list here: the others
-# break at spaces). Text without them breaks at spaces only and never reaches the algorithm (pure Python, so the
-# common path stays as fast as it was).
-_SPACELESS = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f"
-                        "\uff00-\uffef\U00020000-\U0003ffff]")
-_THAI = re.compile("[\u0e01-\u0e4e]")
 OBJECT = "\ufffc"  # an inline icon in the text given to the algorithm: a line may break on either side of it
+SCRIPTS = {
+    # Scripts written without spaces between words: CJK punctuation, kana, ideographs, compatibility and fullwidth
+    # forms, the supplementary ideographs; Thai, Lao, Myanmar and Khmer (only Thai has a word list here: the others
+    # break at spaces). Text without them breaks at spaces only and never reaches the algorithm (pure Python, so
+    # the common path stays as fast as it was).
+    "spaceless": "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+                 "\U00020000-\U0003ffff]",
+    "thai": "[\u0e01-\u0e4e]",
+}
+
+
+@lru_cache(maxsize=None)
+def _script(name: str) -> re.Pattern:
+    """The pattern of SCRIPTS[name], compiled when the first text that is not ASCII asks for it: a class that
+    reaches the astral planes takes 1.5 ms to compile, which a game in English never needs."""
+    return re.compile(SCRIPTS[name])
 
 
 def spaceless(text: str) -> bool:
     """Whether `text` has characters of a script written without spaces, where lines break between words."""
-    return not text.isascii() and _SPACELESS.search(text) is not None
+    return not text.isascii() and _script("spaceless").search(text) is not None
 
 
 def breaks(text: str) -> frozenset[int]:
@@ -35,7 +44,7 @@ def breaks(text: str) -> frozenset[int]:
         if at == len(text) or _ideograph(text[at - 1]) and _ideograph(text[at]):
             found += [start + offset for offset in _boundaries(text[start:at])]
             start = at
-    if _THAI.search(text):  # UAX #14 leaves the words of Thai to a dictionary
+    if _script("thai").search(text):  # UAX #14 leaves the words of Thai to a dictionary
         from . import thai
 
         found += thai.breaks(text)
