@@ -10,11 +10,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 from types import MappingProxyType
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from ..checking import require_valid_data
 from ..core import fonts
-from ..checking.rulebook import rendered_findings
 from ..core.display import Face
 from ..core.errors import GameInvalid, has_errors
 from ..core.model import Board, Game
@@ -25,13 +24,15 @@ from ..imposition.booklet import impose_booklet
 from ..imposition.tiles import TILE_MARGIN
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_batches, layout_fonts
-from ..layout.figures import Figure, cover_figures, figure_sources, figure_spec, lay_out_figure
 from ..layout.files import CALIBRATION, CALIBRATION_BACK
 from ..layout.groups import sheet_groups
-from ..layout.rulebook import render_text
 from ..reading.fonts import read_font_book
 from ..reading.loading import load_game
 from .messages import Batch, Boards, DeckEnd, Message, Rulebook, Typeset
+
+if TYPE_CHECKING:
+    from ..layout.figures import Figure
+    from ..layout.rulebook import RulesText
 
 
 def messages(source: Game | Path, options: Options) -> Iterator[Message]:
@@ -51,10 +52,8 @@ def messages(source: Game | Path, options: Options) -> Iterator[Message]:
             yield Batch(deck_id, batch)
         yield DeckEnd(deck_id)
     boards = {board_id: lay_out_board(game, board, options.seed) for board_id, board in game.boards.items()}
-    rules = render_text(game) if game.rulebook else None
+    rules, rules_findings, figures = checked_rulebook(game) if game.rulebook else (None, [], {})
     board_findings = [f for _, fs in boards.values() for f in fs]
-    figures: dict[str, Figure] = {}  # the rulebook's cards, laid out once: to check them, then to draw them
-    rules_findings = rendered_findings(game, rules, figures=figures) if rules else []
     valid = not has_errors(board_findings + rules_findings)
     yield Boards(board_prints(game, {board_id: face for board_id, (face, _) in boards.items()}, options)
                  if valid else [], board_findings)
@@ -101,6 +100,16 @@ def calibration_page(game: Game, options: Options) -> BoardPrint:
                       ("calibration-back",))
 
 
+def checked_rulebook(game: Game) -> tuple[RulesText, list, dict[str, Figure]]:
+    """The game's rulebook rendered, its findings, and the cards it draws laid out once: to check them, then to
+    draw them. The rulebook's modules are imported here, for a game that has one."""
+    from ..checking.rulebook import rendered_findings
+    from ..layout.rulebook import render_text
+
+    rules, figures = render_text(game), {}
+    return rules, rendered_findings(game, rules, figures=figures), figures
+
+
 def rulebook_files(game: Game, markdown: str, options: Options,
                    laid: Mapping[str, Figure] = MappingProxyType({})) -> list[Typeset]:
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one; `laid` holds figures already laid
@@ -133,6 +142,7 @@ def rulebook_files(game: Game, markdown: str, options: Options,
 def rulebook_figures(game: Game, markdown: str, laid: Mapping[str, Figure] = MappingProxyType({})):
     """The cards the rulebook draws, laid out: its figures (`![..](card:...)`), each taken from `laid` when it is
     there, and its cover's row."""
+    from ..layout.figures import cover_figures, figure_sources, figure_spec, lay_out_figure
     from ..rendering.rulebook_pdf import Figures
 
     cards = {source: laid.get(source) or lay_out_figure(game, figure_spec(game, source))

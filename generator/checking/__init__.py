@@ -15,7 +15,6 @@ from ..core.model import Game
 from ..layout.boards import lay_out_board
 from ..layout.cards import lay_out_cards
 from .data import check_data
-from .rulebook import check_rulebook
 
 
 def check_game(game: Game, bleed: float = 3.0) -> list[Finding]:
@@ -29,7 +28,7 @@ def check_game(game: Game, bleed: float = 3.0) -> list[Finding]:
             findings.extend(lay_out_cards(game, deck, bleed).findings)
         for board in game.boards.values():
             findings.extend(lay_out_board(game, board, warnings=True)[1])
-    findings.extend(check_rulebook(game, cards=clean))
+    findings.extend(_rulebook(game, cards=clean))
     return findings
 
 
@@ -53,5 +52,15 @@ def require_valid_data(game: Game) -> list[Finding]:
     are errors, so that they do not hide its own."""
     findings = check_data(game)
     if has_errors(findings):
-        raise GameInvalid(findings + check_rulebook(game, cards=False))
+        raise GameInvalid(findings + _rulebook(game, cards=False))
     return findings
+
+
+def _rulebook(game: Game, cards: bool) -> list[Finding]:
+    """checking/rulebook.check_rulebook's findings; it and the rulebook's layout modules are imported only for a
+    game that has a rulebook."""
+    if game.rulebook is None:
+        return []
+    from .rulebook import check_rulebook
+
+    return check_rulebook(game, cards)
