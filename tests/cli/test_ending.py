@@ -23,7 +23,7 @@ sys.modules["witness"] = types.ModuleType("witness")
 sys.modules["witness"].kept = TornDown()
 atexit.register(print, "atexit ran")
 if sys.argv[1] == "thread":
-    threading.Thread(target=threading.Event().wait, args=(0.2,)).start()
+    threading.Thread(target=threading.main_thread().join).start()  # alive until the main thread has ended
 sys.argv = ["muster", *sys.argv[2:]]
 run()
 """
