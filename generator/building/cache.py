@@ -20,16 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
 from ..core.bundle import fonts_dir, layouts_dir, profiles_dir
-from ..core.errors import MusterError
-from ..core.files import atomic_write, sha256, user_cache
+from ..core.files import keep, kept, sha256, user_cache
 from ..core.inputs import version_of
 
 
@@ -99,22 +96,19 @@ def _kept_digests() -> dict:
     """Muster's own files' digests as an earlier run kept them: {path: (version, digest)}; none when there is no
     entry, or it cannot be read."""
     try:
-        kept = marshal.loads(_digests_entry().read_bytes())
-    except (OSError, RuntimeError, EOFError, ValueError, TypeError):
+        digests = kept(_digests_entry())
+    except (OSError, RuntimeError):  # no cache folder
         return {}
-    if not isinstance(kept, dict):
+    if not isinstance(digests, dict):
         return {}
-    return {path: entry for path, entry in kept.items()
+    return {path: entry for path, entry in digests.items()
             if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], bytes)}
 
 
 def _keep_digests(known: dict) -> None:
-    if sys.dont_write_bytecode:
-        return
     try:
-        with atomic_write(_digests_entry()) as temporary:  # whole or not at all, whatever another build reads
-            temporary.write_bytes(marshal.dumps(known))
-    except (OSError, RuntimeError, MusterError):  # no cache folder, a full disk: hashed again next time
+        keep(_digests_entry(), known)
+    except (OSError, RuntimeError):  # no cache folder: hashed again next time
         pass
 
 

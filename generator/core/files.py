@@ -96,6 +96,33 @@ def user_cache(kind: str) -> Path:
     return folder
 
 
+def kept(entry: Path):
+    """The value an earlier run kept at `entry` in Muster's cache folder (keep); None when there is none or it cannot
+    be read. Entries are marshal data: no code runs as they are read."""
+    import marshal
+
+    try:
+        return marshal.loads(entry.read_bytes())
+    except (OSError, RuntimeError, EOFError, ValueError, TypeError):
+        return None
+
+
+def keep(entry: Path, value) -> None:
+    """Keeps `value` at `entry` in Muster's cache folder for later runs (kept), whole or not at all, whatever another
+    run reads meanwhile. Nothing is written when Python is asked to write no bytecode, as for compiled templates;
+    a folder or disk that refuses is no error: the value is made again next time."""
+    import marshal
+    import sys
+
+    if sys.dont_write_bytecode:
+        return
+    try:
+        with atomic_write(entry) as temporary:
+            temporary.write_bytes(marshal.dumps(value))
+    except (OSError, RuntimeError, ValueError, MusterError):
+        pass
+
+
 def sha256(path: Path) -> str:
     import hashlib  # here: OpenSSL's library costs --help and the commands that only name this module 3 ms, 4 MB
 

@@ -13,13 +13,11 @@ compiled templates (sandbox.py), nothing is written when Python is asked to writ
 
 from __future__ import annotations
 
-import marshal
-import os
 import sys
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from .files import user_cache
+from .files import keep, kept, user_cache
 
 FORMAT = 1  # what an entry holds: a change to it files entries anew
 
@@ -40,9 +38,8 @@ def load(name: str, path: Path, face: int | str):
     """The reportlab font `name` of the bundled font file at `path` (its face `face`), as it was read before; None
     when it has not been kept, or its entry cannot be read."""
     try:
-        entry = _entry(name, path, face)
-        font_state, face_state, names = marshal.loads(entry.read_bytes())
-    except (OSError, RuntimeError, EOFError, ValueError, TypeError):
+        font_state, face_state, names = kept(_entry(name, path, face))  # None, or not three: nothing kept
+    except (OSError, RuntimeError, ValueError, TypeError):  # no cache folder
         return None
     from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
@@ -61,18 +58,11 @@ def store(font, path: Path, face: int | str) -> None:
     """Keeps `font` (just read by reportlab from the bundled font file at `path`) for the next run."""
     from reportlab.pdfbase.ttfonts import TTFNameBytes
 
-    if sys.dont_write_bytecode:
-        return
     font_state = {key: value for key, value in vars(font).items() if key not in ("face", "encoding", "state")}
     face_state = {key: value for key, value in vars(font.face).items()
                   if key != "_pdfScale" and not isinstance(value, TTFNameBytes)}
     names = {key: bytes(value) for key, value in vars(font.face).items() if isinstance(value, TTFNameBytes)}
-    temporary = None
     try:
-        entry = _entry(font.fontName, path, face)
-        temporary = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(marshal.dumps((font_state, face_state, names)))
-        os.replace(temporary, entry)  # whole or not at all, whatever another build reads meanwhile
-    except (OSError, RuntimeError, ValueError):  # no cache folder, a full disk, a value marshal cannot keep
-        if temporary is not None:
-            temporary.unlink(missing_ok=True)
+        keep(_entry(font.fontName, path, face), (font_state, face_state, names))
+    except (OSError, RuntimeError):  # no cache folder
+        pass

@@ -164,7 +164,7 @@ def _plain_bold(text: str) -> list[tuple[str, bool]] | None:
     """`text` as its runs and whether each is bold, when its only markup is `**` that plainly opens or closes
     (each `**` alone, either side of it a space, ASCII punctuation or a letter or digit, and by CommonMark's
     flanking rules, as configured reads `*`, either opening or closing, in turns): "**Attack:** 2 hits", the
-    calibration page's label. Markdown-it reads such text the same (tests/core/test_inline.py compares them), and
+    calibration page's label. Markdown-it reads such text the same (tests/core/test_plain_bold.py compares them), and
     importing it costs a build that has no other markup 10 ms. None for any other text."""
     if "\\" in text or "\r" in text or "\0" in text:
         return None
