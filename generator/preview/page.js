@@ -307,6 +307,10 @@ function merged(next) {
     let cards = state.decks.find((shown) => shown.id === deck.id).cards;
     for (const [at, taken, put] of deck.splices) {  // not splice(at, taken, ...put): thousands of arguments at most
       cards = cards.slice(0, at).concat(put, cards.slice(at + taken));
+      // the card whose details are open moves with the cards added or taken away above it
+      if (selected && selected[0] === deck.id && selected[1] >= at + taken) {
+        selected = [deck.id, selected[1] + put.length - taken];
+      }
     }
     for (const [from, to, lines] of deck.lines) {
       for (let index = from; index < to; index++) cards[index].line += lines;

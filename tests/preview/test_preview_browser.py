@@ -170,6 +170,7 @@ def test_a_card_added_and_taken_away_above_the_others_moves_their_places(browser
     zero = "  - {title: Zero, type: U, force: 1, fronts: E, year: 1990}\n"
     (folder / "reds.yaml").write_text(REDS.replace("cards:\n", "cards:\n" + zero))
     wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 4)
+    assert browser.find_element("id", "details-where").text == "reds.yaml:5:5"  # the open card, moved down a line
     # the new card drawn, and the long title, whose finding names its line; the others kept as they were
     assert browser.execute_script(
         "return [...document.querySelectorAll('.card')].map((figure) => figure.dataset.old || '')") == ["", "yes", "",
@@ -181,6 +182,7 @@ def test_a_card_added_and_taken_away_above_the_others_moves_their_places(browser
     shoot(browser, "added")
     (folder / "reds.yaml").write_text(REDS)
     wait_for(browser, lambda: len(browser.find_elements("css selector", ".card")) == 3)
+    assert browser.find_element("id", "details-where").text == "reds.yaml:4:5"  # the open card, back up a line
     place, values = details(browser, 2)
     assert (place, values["force"], values["fronts"]) == ("reds.yaml:4:5", "reds.yaml:4:38", "reds.yaml:4:49")
     assert [text.split()[0] for text in texts(browser, ".card-findings li .where")] == ["reds.yaml:3:5"]
