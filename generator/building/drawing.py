@@ -15,7 +15,6 @@ from ..core.display import DeckFaces
 from ..core.errors import Finding, GameInvalid, MusterError, has_errors
 from ..core.options import Options
 from ..core.plan import Built, Plan
-from ..rendering.documents import draw_boards, draw_decks
 from .cache import Inputs
 from .manifest import in_order, manifest
 from .messages import Batch, Boards, DeckEnd, Message, Rulebook
@@ -43,6 +42,7 @@ def draw(messages: Iterator[Message], out: Path, options: Options, inputs: Input
     fonts.face("text")  # every sheet needs it: in two processes, loaded while the other reads the game
     fonts.use(_expect(messages, fonts.FontBook))  # the bundled fonts with the game's own
     plan = _expect(messages, Plan)
+    from ..rendering.documents import draw_boards, draw_decks  # reportlab's canvas: after the Plan is answered
     staging = Staging(out, *plan.folder)
     finished = (lambda built: done(built.file)) if done else (lambda built: None)
     try:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from . import pipeline
 from .cache import Inputs, inputs_of, is_fresh
 from .folders import apart
 from ..core.errors import GameInvalid, MusterError, exit_status
@@ -85,9 +86,6 @@ def without_cycle_collection(ending: bool = False):
             gc.enable()
 
 
-FORK_FROM = 50_000  # bytes of a game's YAML from which two processes pay: see docs/design.md, Speed
-
-
 def build_game(game: Game, out: Path, options: Options) -> list[Built]:
     """Every document of a loaded `game` into out/<game id>/, then its manifest, in this process (as the tests
     build); nothing is written if it is invalid. The game was read before: the manifest records no key of its
@@ -101,8 +99,8 @@ def build_game(game: Game, out: Path, options: Options) -> list[Built]:
 def build_one(target: str | Path, out: Path, options: Options, debug: bool = False, parallel: bool = False,
               inputs: Inputs | None = None, done: Callable[[str], None] | None = None,
               ending: bool = False) -> Outcome:
-    """Builds one game; failures become an Outcome, never an exception. With `parallel` (and fork), a big game
-    is built in two processes: see pipeline.py. `inputs` is the key of its inputs, when up_to_date has made it;
+    """Builds one game; failures become an Outcome, never an exception. With `parallel` (and fork), it is built
+    in two processes: see pipeline.py. `inputs` is the key of its inputs, when up_to_date has made it;
     `done` is told "<game>/<file>" as each document is finished; `ending`, the process ends after this build
     (without_cycle_collection)."""
     name = Path(str(target)).name
@@ -113,10 +111,8 @@ def build_one(target: str | Path, out: Path, options: Options, debug: bool = Fal
         finished = (lambda file: done(f"{name}/{file}")) if done else None
         inputs = inputs or inputs_of(root.resolve(), options.as_dict())
         with without_cycle_collection(ending):
-            if parallel and hasattr(os, "fork") and _weight(root, "*.yaml") >= FORK_FROM:
-                from .pipeline import build_forked
-
-                plan, built, warnings = build_forked(root, out, options, inputs, finished)
+            if parallel and hasattr(os, "fork"):
+                plan, built, warnings = pipeline.build_forked(root, out, options, inputs, finished)
             else:
                 from .drawing import draw
                 from .sequence import messages
@@ -152,6 +148,7 @@ def build_all(targets: list, out: Path, options: Options, jobs: int, force: bool
             yield outcome if isinstance(outcome, Outcome) else build_one(target, out, choices[index], debug, jobs > 1,
                                                                           outcome, done, ending and index == stale[-1])
         return
+    pipeline.release()  # its pipes are no worker's
     import multiprocessing  # 15 ms, with concurrent.futures: only when games are built in parallel
     from concurrent.futures import ProcessPoolExecutor
 
@@ -203,9 +200,9 @@ def _relay(reports, future, done: Callable[[str], None]) -> None:
                 return
 
 
-def _weight(target, pattern: str = "*") -> int:
-    """A rough cost of building a game: the bytes of its folder's files (those matching `pattern`)."""
+def _weight(target) -> int:
+    """A rough cost of building a game: the bytes of its folder's files."""
     try:
-        return sum(p.stat().st_size for p in find_game(target).rglob(pattern) if p.is_file())
+        return sum(p.stat().st_size for p in find_game(target).rglob("*") if p.is_file())
     except (MusterError, OSError):
         return 0

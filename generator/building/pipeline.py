@@ -1,29 +1,33 @@
 """A game built in two processes: a second one makes the build's sequence; this one draws it meanwhile.
 
-The build forks before it reads anything. The child runs sequence.messages (reading, checking, laying out,
-typesetting the rulebook) and pipes each message over as it is made; this process, which imports only what
-drawing needs, consumes them with drawing.draw, the very function a build in one process uses. One thing
-travels the other way: when the Plan goes by, this process parses the fonts it names and hands their metrics
-back, so the child measures text as those fonts would without reading them again. The child writes no file.
+The second process is forked before the game is read: at the start of the `muster build` command where it can be
+(prepare, from generator/__main__.py), otherwise when the build begins. It imports the stages, then waits for the
+game it is to build. It runs sequence.messages (reading, checking, laying out, typesetting the rulebook) and pipes
+each message over as it is made; this process, which imports only what drawing needs, consumes them with
+drawing.draw, the very function a build in one process uses. Two things travel the other way: first the game and
+the options, then, when the Plan goes by, the metrics of the fonts it names, which this process parses, so that
+the child measures text as those fonts would without reading them again. The child writes no file.
+
+Forked at the command's start, the child imports the stages (YAML, Jinja, the layout) while this process imports
+the command line (typer) and finds what to build; forked once that is known, it imported them after. A command
+that builds no game in two processes (nothing to build, several games at once, --jobs 1) releases it. This module
+imports little, so that the fork comes early: what it needs of Muster is imported where used.
 """
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 import pickle
 import signal
 import struct
-import traceback
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator
-
-from ..core import codes, fonts
-from ..core.errors import MusterError
-from ..core.options import Options
-from ..core.plan import Plan
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, NamedTuple
 
 if TYPE_CHECKING:
+    from ..core.options import Options
     from .cache import Inputs
     from .drawing import Drawn
     from .messages import Message
@@ -32,33 +36,81 @@ _LENGTH = struct.Struct("<Q")
 PIPE_BYTES = 1 << 20
 
 
+class _Child(NamedTuple):
+    """A forked child waiting for its game: its process id, the read end of its messages, the write end to it."""
+
+    pid: int
+    messages: int
+    down: int
+
+
+_prepared: _Child | None = None  # forked by prepare, not yet given a game
+
+
+def prepare() -> None:
+    """Forks now the child of the next build_forked, on a machine with a second core to run it on; it is released
+    when this process ends without having given it a game."""
+    global _prepared
+    if _prepared is None and hasattr(os, "fork") and (os.cpu_count() or 1) > 1:
+        _prepared = _fork()
+        atexit.register(release, wait=False)
+
+
+def release(wait: bool = True) -> None:
+    """Ends the child prepare forked, if no build took it: before other processes are forked, which would inherit
+    its pipes, and as this process ends, when it is not waited for (1-2 ms: it ends with this process's end)."""
+    global _prepared
+    if _prepared is not None:
+        child, _prepared = _prepared, None
+        for end in (child.messages, child.down):
+            os.close(end)
+        _ended(child.pid, wait)
+
+
 def build_forked(root: Path, out: Path, options: Options, inputs: Inputs | None = None,
                  done: Callable[[str], None] | None = None) -> Drawn:
     """The game in folder `root` built into out/<its id>/ (its folder's name), in two processes; `inputs` is the
     key of its inputs, made before they were read; `done` is told of each document as it is finished."""
+    global _prepared
+    child, _prepared = _prepared or _fork(), None
+    down = os.fdopen(child.down, "wb")
+    with os.fdopen(child.messages, "rb") as stream:
+        try:
+            with suppress(BrokenPipeError):  # the child has stopped: what it said, or that it said nothing, comes next
+                _send(down, (root, options))
+            from reportlab.pdfbase import ttfonts  # noqa: F401  (what parsing its fonts needs, while the child imports)
+
+            from .drawing import draw
+
+            return draw(_received(stream, down), out, options, inputs, done)
+        finally:
+            with suppress(BrokenPipeError):  # the child may have stopped before reading it all
+                down.close()
+            _ended(child.pid)
+
+
+def _fork() -> _Child:
+    """A child that imports the stages and waits for its game; never returns in the child."""
     read, write = os.pipe()  # child to parent: the messages
-    fonts_read, fonts_write = os.pipe()  # parent to child: the fonts' measures
-    for end in (write, fonts_write):
+    down_read, down_write = os.pipe()  # parent to child: the game and options, then the fonts' measures
+    for end in (write, down_write):
         _widen(end)
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child, which never returns from here
         os.close(read)
-        os.close(fonts_write)
-        _child(root, options, os.fdopen(write, "wb"), os.fdopen(fonts_read, "rb"))
+        os.close(down_write)
+        _child(os.fdopen(write, "wb"), os.fdopen(down_read, "rb"))
     os.close(write)
-    os.close(fonts_read)
-    fonts_stream = os.fdopen(fonts_write, "wb")
-    with os.fdopen(read, "rb") as stream:
-        try:
-            from .drawing import draw  # the renderer: imported while the child reads the game
+    os.close(down_read)
+    return _Child(child, read, down_write)
 
-            return draw(_received(stream, fonts_stream), out, options, inputs, done)
-        finally:
-            with suppress(BrokenPipeError):  # the child may have stopped before reading it all
-                fonts_stream.close()
-            with suppress(ProcessLookupError):
-                os.kill(child, signal.SIGKILL)  # done or not, it has nothing more to say
-            os.waitpid(child, 0)
+
+def _ended(pid: int, wait: bool = True) -> None:
+    """The child `pid` ended: done or not, it has nothing more to say."""
+    with suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    if wait:
+        os.waitpid(pid, 0)
 
 
 def _widen(pipe: int) -> None:
@@ -72,9 +124,13 @@ def _widen(pipe: int) -> None:
         pass
 
 
-def _received(stream: BinaryIO, fonts_stream: BinaryIO) -> Iterator[Message]:
+def _received(stream: BinaryIO, down: BinaryIO) -> Iterator[Message]:
     """The child's messages as they come; a problem it sends is raised here. Answers the Plan with the measures of
     the fonts it names."""
+    from ..core import codes, fonts
+    from ..core.errors import MusterError
+    from ..core.plan import Plan
+
     while True:
         try:
             message = _receive(stream)
@@ -84,33 +140,49 @@ def _received(stream: BinaryIO, fonts_stream: BinaryIO) -> Iterator[Message]:
             raise message
         if isinstance(message, Plan):
             with suppress(BrokenPipeError):  # the child has stopped: what it said, or that it said nothing, comes next
-                _send(fonts_stream, {name: fonts.Measures.of(name) for name in message.fonts})
+                _send(down, {name: fonts.Measures.of(name) for name in message.fonts})
         yield message
 
 
-def _child(root: Path, options: Options, stream: BinaryIO, fonts_stream: BinaryIO) -> None:
-    """Makes the build's sequence and sends each message; never returns."""
+def _child(stream: BinaryIO, down: BinaryIO) -> None:
+    """Imports the stages, waits for its game, makes the build's sequence and sends each message; never returns.
+    Without a game (this process ended, or released it), it ends."""
+    gc.disable()  # as in a build in one process (kit.without_cycle_collection); the process ends after it
     status = 0
     try:
+        from ..core import fonts
+        from ..core.plan import Plan
         from .sequence import messages  # the stages: YAML, Jinja, layout, imported in this process only
 
+        root, options = _receive(down)
         for message in messages(root, options):
             _send(stream, message)
             if isinstance(message, Plan):  # measure with the parent's fonts before laying anything out
-                for name, measures in _receive(fonts_stream).items():
+                for name, measures in _receive(down).items():
                     fonts.adopt(name, measures)
-    except MusterError as exc:
-        _send(stream, exc)
-    except (BrokenPipeError, EOFError):  # the parent stopped: it failed, or was interrupted
+    except (BrokenPipeError, EOFError, KeyboardInterrupt):  # no game, or the parent stopped: it failed, or was interrupted
         status = 1
-    except BaseException:
-        _send(stream, MusterError.of(codes.INTERNAL_ERROR, detail="building failed:\n" + traceback.format_exc()))
+    except BaseException as exc:
         status = 1
+        with suppress(BrokenPipeError):
+            _send(stream, _problem(exc))
     finally:
         try:
             stream.close()
         finally:
             os._exit(status)
+
+
+def _problem(exc: BaseException):
+    """What the child says of `exc`: a MusterError as it is; anything else is a bug, with its traceback."""
+    import traceback
+
+    from ..core import codes
+    from ..core.errors import MusterError
+
+    if isinstance(exc, MusterError):
+        return exc
+    return MusterError.of(codes.INTERNAL_ERROR, detail="building failed:\n" + traceback.format_exc())
 
 
 def _send(stream: BinaryIO, message: object) -> None:

@@ -170,14 +170,98 @@ def test_measures_handed_to_the_second_process_measure_as_the_fonts_do():
         assert measures.face.charToGlyph == font.face.charToGlyph
 
 
-def test_only_a_big_game_is_built_in_two_processes(forks, make_game, tmp_path, monkeypatch):
+def test_a_game_is_built_in_two_processes_when_a_second_may_run(forks, make_game, tmp_path):
+    """With --jobs above 1 (and fork) whatever its size: the second process pays from a few cards up (docs/design.md,
+    Speed)."""
     from generator.building import kit
 
     folder = make_game()
-    assert kit.build_one(folder, tmp_path / "small", Options(), parallel=True).code == 0
-    assert not forks  # a few cards: one process
-    monkeypatch.setattr(kit, "FORK_FROM", 1)
-    assert kit.build_one(folder, tmp_path / "big", Options(), parallel=True).code == 0
-    assert kit.build_one(folder, tmp_path / "alone", Options(), parallel=False).code == 0
+    assert kit.build_one(folder, tmp_path / "two", Options(), parallel=True).code == 0
     assert forks == [1] and no_child_left()
-    assert files(tmp_path / "small" / "tiny") == files(tmp_path / "big" / "tiny") == files(tmp_path / "alone" / "tiny")
+    assert kit.build_one(folder, tmp_path / "one", Options(), parallel=False).code == 0
+    assert forks == [1]
+    assert files(tmp_path / "one" / "tiny") == files(tmp_path / "two" / "tiny")
+
+
+def gone(pid: int) -> bool:
+    """True when the process `pid` no longer exists (it ended, and was waited for)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.fixture
+def prepared():
+    """A child forked as `muster build` forks it at its start (generator/__main__.py); released after the test."""
+    pipeline.prepare()
+    assert pipeline._prepared
+    child = pipeline._prepared.pid
+    yield child
+    pipeline.release()
+    assert gone(child) and no_child_left()
+
+
+def test_a_build_takes_the_child_prepared_at_the_start(prepared, forks, make_game, tmp_path):
+    from generator.building import kit
+
+    folder = make_game()
+    assert kit.build_one(folder, tmp_path / "two", Options(), parallel=True).code == 0
+    assert not forks and not pipeline._prepared  # forked before: no second fork
+    assert gone(prepared) and no_child_left()
+    kit.build_one(folder, tmp_path / "one", Options(), parallel=False)
+    assert files(tmp_path / "one" / "tiny") == files(tmp_path / "two" / "tiny")
+
+
+def test_a_build_in_one_process_leaves_the_prepared_child_to_the_end(prepared, forks, make_game, tmp_path):
+    from generator.building import kit
+
+    folder = make_game()
+    assert kit.build_one(folder, tmp_path / "out", Options(), parallel=False).code == 0  # --jobs 1
+    assert pipeline._prepared and not forks
+    outcome = next(kit.build_all([folder], tmp_path / "out", Options(), jobs=2))
+    assert outcome.summary.endswith("up to date in " + str(tmp_path / "out" / "tiny"))
+    assert pipeline._prepared  # released as the process ends (atexit), or by the fixture here
+
+
+def test_games_built_at_once_release_the_prepared_child_before_their_workers(prepared, make_game, tmp_path):
+    from generator.building import kit
+
+    folders = [make_game(name=name) for name in ("first", "second")]
+    outcomes = list(kit.build_all(folders, tmp_path / "out", Options(), jobs=2))
+    assert [outcome.code for outcome in outcomes] == [0, 0]
+    assert not pipeline._prepared and gone(prepared)
+
+
+def test_a_prepared_child_given_no_game_ends_by_itself(prepared):
+    """The parent ended without releasing it (killed): the child reads the end of its pipe and ends."""
+    child, pipeline._prepared = pipeline._prepared, None
+    os.close(child.down)
+    os.close(child.messages)
+    _, status = os.waitpid(prepared, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1
+
+
+def test_the_command_forks_its_second_process_first_and_builds_the_same_files(make_game, tmp_path):
+    """`muster build GAME` as run (python -m generator): a child forked before the command line is parsed builds
+    the game; up to date, the command ends at once all the same, its child released."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    folder = make_game()
+    command = [sys.executable, "-X", "importtime", "-m", "generator", "build", str(folder)]
+    two = subprocess.run([*command, "--out", str(tmp_path / "two")], capture_output=True, text=True, cwd=REPO)
+    assert two.returncode == 0, two.stderr
+    imported = [line.split("|")[-1].strip() for line in two.stderr.splitlines() if line.startswith("import time:")]
+    assert imported.index("generator.building.pipeline") < imported.index("typer")
+    assert imported.count("generator.core.model") == 2  # by both processes (their lines both go to stderr): forked
+    # before the command line and the game's model were imported
+    again = subprocess.run([*command, "--out", str(tmp_path / "two")], capture_output=True, text=True, cwd=REPO,
+                           timeout=60)
+    assert again.returncode == 0 and "up to date" in again.stdout
+    one = subprocess.run([*command, "--out", str(tmp_path / "one"), "--jobs", "1"], capture_output=True, cwd=REPO)
+    assert one.returncode == 0
+    assert files(tmp_path / "one" / "tiny") == files(tmp_path / "two" / "tiny")

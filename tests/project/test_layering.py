@@ -110,7 +110,6 @@ from pathlib import Path
 from generator.building import kit
 from generator.core.options import Options
 
-kit.FORK_FROM = 0  # Europe in two processes, as a big game would be
 outcome = kit.build_one("europe-1939", Path(sys.argv[1]), Options(booklet=True), parallel=True)
 print(json.dumps({"code": outcome.code, "errors": outcome.errors, "modules": sorted(sys.modules)}))
 """
