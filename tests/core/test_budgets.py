@@ -108,7 +108,8 @@ def test_templates_within_their_budget_print_as_before(markdown):
               "{% for x in [1, 2, 3] if x > 1 %}{{ x }}{% endfor %} "
               "{% for x in [[1, [2]], [3]] recursive %}{{ x if x is number else loop(x) }}{% endfor %} "
               "{% macro m(n) %}<{{ n }}>{% endmacro %}{{ m(1) ~ m(2) }} {{ ('x' * 999999) | length }} "
-              "{{ (range(1000) | map('string') | join(', ')) | length }} {{ 2 ** 10000 > 0 }}")
+              "{{ (range(1000) | map('string') | join(', ')) | length }} {{ 2 ** 10000 > 0 }} "
+              "{{ 1.5 + 2 }} {{ 17 % 5 }} {{ -7 % 3 }} {{ 7.5 % 2 }} {{ True + 1 }} {{ (2 ** 4000 + 1) % 7 }}")
     plain = ImmutableSandboxedEnvironment(autoescape=markdown).from_string(source).render()
     assert sandbox.environment(markdown).from_string(source).render() == plain
     assert plain.startswith("abcd 7 [1, 2] a5b 007 1-  2 1,2   x  |123 23 123 ")
