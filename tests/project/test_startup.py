@@ -2,7 +2,7 @@
 markdown-it, HarfBuzz, Pillow's Image or platypus, which reportlab imports at its own import but only images and
 shaped text use (core/deferred.py), nor the rulebook's checks (and the figures and rulebook layout modules they
 import): a change that brings one back into every start fails here, in a fresh
-interpreter."""
+interpreter, the game built in one process (--jobs 1) so that the one process reads and draws it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import json, sys
 from generator.cli import main
 from generator.core import deferred
 
-sys.argv = ["muster", "build", sys.argv[1], "--out", sys.argv[2], "--duplex", "long", "--quiet"]
+sys.argv = ["muster", "build", sys.argv[1], "--out", sys.argv[2], "--duplex", "long", "--quiet", "--jobs", "1"]
 try:
     main()
 except SystemExit as exit:
