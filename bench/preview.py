@@ -1,6 +1,6 @@
 """How long `muster preview` takes from saving a one-card edit to serving that card's new image.
 
-    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20] [--edit value|insert|delete|csv]
+    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20] [--edit value|insert|delete|csv|xlsx]
 
 For each synthetic game (bench/synthetic.py): `muster preview GAME --no-open` runs as a process; each edit changes
 cards.yaml and times from the write until the server answers the state with the card's new front (what changed since
@@ -8,7 +8,8 @@ the state before, made whole as the page makes it) and then the PNG itself, as t
 (`--edit value`) changes one card's value, the cards edited spread over the deck, the first near its top. `--edit
 insert` adds a card (a line of its own) before one of the first ten cards, `--edit delete` takes one of them away,
 each put back untimed after it (every card below moves a line; the card at that place is shown anew). `--edit csv`
-changes one card's value as `value` does, in the same game with its cards in cards.csv. The median of the edits, the
+changes one card's value as `value` does, in the same game with its cards in cards.csv. `--edit xlsx` the same in
+cards.xlsx, a workbook as a spreadsheet program saves it (openpyxl, untimed). The median of the edits, the
 server's own median refresh time (what it prints), and the peak memory of the preview's process, per size.
 """
 
@@ -37,8 +38,8 @@ def measure(work: Path, sizes: list[int], edits: int, kind: str = "value") -> No
         game = work / f"preview-{size}"
         subprocess.run([sys.executable, str(HERE / "synthetic.py"), "game", str(game), str(size)], check=True)
         deck = game / "cards.yaml"
-        if kind == "csv":
-            deck = _as_sheet(game, size)
+        if kind in ("csv", "xlsx"):
+            deck = _as_sheet(game, size, kind)
         began = time.perf_counter()
         process = subprocess.Popen([sys.executable, "-m", "generator", "preview", str(game), "--no-open"],
                                    cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -74,33 +75,57 @@ def measure(work: Path, sizes: list[int], edits: int, kind: str = "value") -> No
             process.wait(10)
 
 
-def _as_sheet(game: Path, size: int) -> Path:
-    """The game's cards moved to cards.csv, a row each (Title, Value, Colour, Text): the deck file it reads."""
+def _as_sheet(game: Path, size: int, suffix: str) -> Path:
+    """The game's cards moved to cards.csv or cards.xlsx, a row each (Title, Value, Colour, Text): the deck file it
+    reads."""
     from synthetic import cards  # bench/ is on the path
 
-    rows = io.StringIO()
-    writer = csv.writer(rows, lineterminator="\n")
-    writer.writerow(["Title", "Value", "Colour", "Text"])
-    writer.writerows([card["title"], card["value"], card["colour"], card["text"]] for card in cards(size))
-    (game / "cards.csv").write_text(rows.getvalue())
+    rows = [["Title", "Value", "Colour", "Text"]]
+    rows += [[card["title"], card["value"], card["colour"], card["text"]] for card in cards(size)]
+    sheet = game / f"cards.{suffix}"
+    if suffix == "xlsx":
+        sheet.write_bytes(_workbook(rows))
+    else:
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerows(rows)
+        sheet.write_text(text.getvalue())
     (game / "cards.yaml").unlink()
-    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("file: cards.yaml", "file: cards.csv"))
-    return game / "cards.csv"
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("file: cards.yaml", f"file: {sheet.name}"))
+    return sheet
+
+
+def _workbook(rows: list[list]) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    saved = io.BytesIO()
+    book.save(saved)
+    return saved.getvalue()
 
 
 def _edit(cards: Path, url: str, state: dict, index: int, value: int) -> tuple[dict, float]:
-    """Sets card `index`'s value (in its line of cards.yaml, or its row of cards.csv) and waits for its new image: the
-    state after, and the seconds it took."""
-    lines = cards.read_text().splitlines(keepends=True)
-    if cards.suffix == ".csv":
-        row = next(csv.reader([lines[index + 1]]))
-        row[1] = str(value)
-        lines[index + 1] = ",".join(f'"{cell}"' if "," in cell else cell for cell in row) + "\n"
+    """Sets card `index`'s value (in its line of cards.yaml, or its row of cards.csv or cards.xlsx) and waits for its
+    new image: the state after, and the seconds it took."""
+    if cards.suffix == ".xlsx":
+        from openpyxl import load_workbook
+
+        rows = [list(row) for row in load_workbook(cards).active.iter_rows(values_only=True)]
+        rows[index + 1][1] = value
+        edited = _workbook(rows)
     else:
-        lines[index + 1] = re.sub(r"value: \d+", f"value: {value}", lines[index + 1])
+        lines = cards.read_text().splitlines(keepends=True)
+        if cards.suffix == ".csv":
+            row = next(csv.reader([lines[index + 1]]))
+            row[1] = str(value)
+            lines[index + 1] = ",".join(f'"{cell}"' if "," in cell else cell for cell in row) + "\n"
+        else:
+            lines[index + 1] = re.sub(r"value: \d+", f"value: {value}", lines[index + 1])
+        edited = "".join(lines).encode()
     old = state["decks"][0]["cards"][index]["front"]
     began = time.perf_counter()
-    cards.write_text("".join(lines))
+    cards.write_bytes(edited)
     while True:
         state = _state(url, state)
         new = state["decks"][0]["cards"][index]["front"]

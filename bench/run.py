@@ -1,7 +1,7 @@
 """Muster against plain reportlab, whole processes, alternated run by run.
 
     python bench/run.py [--runs 5] [--sizes 54,540,5400]
-    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20] [--edit value|insert|delete|csv]   (see bench/preview.py)
+    python bench/run.py --preview [--sizes 54,540,5400] [--edits 20] [--edit value|insert|delete|csv|xlsx]   (bench/preview.py)
     python bench/run.py --art [--cmyk] [--runs 5] [--sizes 100]        (see bench/art.py)
 
 For each synthetic game of N cards: the median wall time of `muster build --force` and of the plain reportlab
@@ -88,9 +88,9 @@ def main() -> None:
     parser.add_argument("--sizes", default=SIZES)
     parser.add_argument("--preview", action="store_true", help="time muster preview's edits instead (bench/preview.py)")
     parser.add_argument("--edits", type=int, default=20, help="edits timed per size with --preview")
-    parser.add_argument("--edit", choices=("value", "insert", "delete", "csv"), default="value",
+    parser.add_argument("--edit", choices=("value", "insert", "delete", "csv", "xlsx"), default="value",
                         help="with --preview: change one card's value, add a card near the top, take one away there, "
-                             "or change one card's value in a CSV deck")
+                             "or change one card's value in a CSV deck or in a workbook (.xlsx)")
     parser.add_argument("--art", action="store_true", help="time a game with a large PNG on every card instead")
     parser.add_argument("--cmyk", action="store_true", help="with --art: Muster builds in CMYK (--colour cmyk)")
     args = parser.parse_args()
