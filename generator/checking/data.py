@@ -9,9 +9,9 @@ from typing import Iterator
 
 from ..core import codes
 from ..core.errors import Finding, Location
+from ..core.inputs import SHEET_SUFFIXES
 from ..core.model import Card, Deck, Game, Rule
 from ..reading.rules import matches
-from ..reading.worksheets import SUFFIXES
 
 Problem = tuple[Location, str, dict]  # where, field, the values of the rule's code: a finding before the rule frames it
 
@@ -54,7 +54,7 @@ def _deck_findings(deck: Deck) -> list[Finding]:
 
 def _place(where: Location) -> str:
     """A card's place as its file numbers it: a row of a spreadsheet, a line of YAML."""
-    sheet = Path(where.path).suffix.lower() in SUFFIXES
+    sheet = Path(where.path).suffix.lower() in SHEET_SUFFIXES
     return f"row {where.line}" if sheet else f"line {where.line}"
 
 

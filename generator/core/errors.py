@@ -7,7 +7,6 @@ prints findings, and turns a MusterError nobody caught into one line and exit 2.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -138,5 +137,7 @@ def exit_status(findings) -> int:
 
 def did_you_mean(word, choices, otherwise: str = "") -> str:
     """" (did you mean 'x'?)" for the choice closest to `word`; `otherwise` when none is close."""
+    import difflib  # a mistake's: a build without one never needs it
+
     hint = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
     return f" (did you mean '{hint[0]}'?)" if hint else otherwise

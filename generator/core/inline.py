@@ -11,7 +11,6 @@ an embedded word: `\\[[wood]]` prints as written.
 
 from __future__ import annotations
 
-import html
 import re
 from functools import lru_cache
 from typing import Iterable, Mapping, NamedTuple
@@ -140,6 +139,8 @@ def unembedded(text: str, embed: Mapping[str, str]) -> str:
     """HTML-escaped `text` (as a rulebook prints a value) in which no `embed` word can become an icon: each one's
     first character written as a character reference, which Markdown reads back as an escaped character, and an
     embedded word holds none (tokens). What a template prints is data: a card titled "Gold Mine" stays so."""
+    import html  # the rulebook's: html.entities is a large table to import
+
     escaped = html.escape(text)
     if not embed:
         return escaped

@@ -40,6 +40,7 @@ IMAGE = Allowance("image", 64 * MIB)
 SVG = Allowance("SVG file", 4 * MIB)  # text: a game-icons.net icon is a few kilobytes, a detailed map a megabyte
 FONT = Allowance("font file", 32 * MIB)
 SHEET = Allowance("spreadsheet", 16 * MIB)
+SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx")  # the deck files that are spreadsheets (reading/worksheets.py)
 
 # O_NONBLOCK: opening a named pipe with no writer returns at once instead of waiting for one; it changes nothing
 # for a regular file, whose reads never block.

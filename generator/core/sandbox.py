@@ -13,7 +13,6 @@ import re
 import signal
 import sys
 import threading
-import traceback
 from contextlib import contextmanager
 from functools import lru_cache, update_wrapper, wraps
 from pathlib import Path
@@ -396,6 +395,8 @@ def template_line(exc: BaseException) -> int | None:
     line = getattr(exc, "lineno", None)
     if line:
         return line
+    import traceback  # a failure's: no template that works needs it
+
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if frame.filename == "<template>"]
     return frames[-1].lineno if frames else None
 

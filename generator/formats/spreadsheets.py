@@ -22,10 +22,10 @@ from ..core.errors import Finding, Location, MusterError, did_you_mean, display_
 from ..core.files import atomic_write
 from ..core.model import Game
 from ..core.written import xml_text, yaml_comment
-from ..core.inputs import YAML
+from ..core.inputs import SHEET_SUFFIXES, YAML
 from ..reading.reader import translation_of
 from ..reading.sourcemap import Map, Seq, load_yaml
-from ..reading.worksheets import (EMPTY_LIST, SUFFIXES, Cards, card_maps, cards_from_sheet, csv_cell,
+from ..reading.worksheets import (EMPTY_LIST, Cards, card_maps, cards_from_sheet, csv_cell,
                                   read_header, read_sheet)
 
 FLOW_WIDTH = 118  # a card whose flow mapping fits on a line this long is written on one line, as the bundled decks are
@@ -217,7 +217,7 @@ def _translations_beside(keys: list[str]) -> list[str]:
 
 def _raw_cards(game: Game, deck, path: Path) -> Seq:
     """The card mappings of one of the deck's files, as the loader reads them; a MusterError at the first error."""
-    if path.suffix.lower() not in SUFFIXES:
+    if path.suffix.lower() not in SHEET_SUFFIXES:
         data = load_yaml(path)
         if not isinstance(data, Map) or not isinstance(data.get("cards"), Seq):
             raise MusterError("expected a mapping with a list under 'cards'", Location(path, 1, 1), code="wrong-type")

@@ -16,10 +16,10 @@ from .kinds import describe
 from .reader import Reader, at, join
 from .rereading import DeckFiles
 from ..core.files import confined
+from ..core.inputs import SHEET_SUFFIXES
 from .sourcemap import Map, Seq, load_yaml
 from .spec import CARD, DECK, DECK_FILE, FORMAT, GAME, GROUP, RESERVED_CARD_KEYS
 from .traits import parse_trait
-from .worksheets import SUFFIXES, card_maps, read_header, read_sheet, unknown_columns
 
 _TITLE, _COUNT, _ID, _DESIGNED, _NOTE, _SET = (CARD[name] for name in ("title", "count", "id", "designed", "note",
                                                                      "set"))
@@ -167,7 +167,7 @@ def _source(reader: Reader, body: Map, field: str, source: _Source, names: list[
             reader.error(columns.value_where[header], join(join(field, "columns"), header),
                          f"{describe(key)} is not a card key" + did_you_mean(key, keys, f" (the card keys: "
                                                                               f"{', '.join(keys)})"), "unknown-key")
-    sheets = [suffix for suffix in (Path(name).suffix.lower() for name in names) if suffix in SUFFIXES]
+    sheets = [suffix for suffix in (Path(name).suffix.lower() for name in names) if suffix in SHEET_SUFFIXES]
     for key, applies, what in (("sheet", ".xlsx" in sheets, "an .xlsx"), ("columns", sheets, "a spreadsheet"),
                                ("ignore", sheets, "a spreadsheet")):
         if key in body and not applies:
@@ -182,6 +182,8 @@ def _sheet_cards(reader: Reader, path: Path, source: _Source, files: DeckFiles |
                  ) -> tuple[Seq, frozenset[str]] | None:
     """A spreadsheet's rows as card mappings, each value placed at its cell, and the keys a column's name is a
     typo for; None when it cannot be read. With `files`, a row as it was the last time is the mapping made then."""
+    from .worksheets import card_maps, read_header, read_sheet, unknown_columns  # a game with sheets only
+
     try:
         sheet = read_sheet(path, source.mapping.sheet if path.suffix.lower() == ".xlsx" else None)
     except MusterError as problem:
@@ -227,7 +229,7 @@ def _cards(reader: Reader, path: Path, source: _Source, start: int, files: DeckF
     same cells), at the same place, as the same source says, is the one made then, with the findings made then; the
     card of an entry that only moved (lines added or taken away above it) is the one made then, at its new place,
     when its title names it and it had no findings (whose fields and messages name its place)."""
-    sheet = path.suffix.lower() in SUFFIXES
+    sheet = path.suffix.lower() in SHEET_SUFFIXES
     read = _sheet_cards(reader, path, source, files) if sheet else _yaml_cards(reader, path, files)
     if read is None:
         return None

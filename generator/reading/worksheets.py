@@ -18,6 +18,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core import codes
 from ..core.errors import Finding, Location, MusterError, did_you_mean
+from ..core.inputs import SHEET_SUFFIXES
 from ..core.model import Game, SheetMapping, Trait
 from ..core.written import xml_text
 from .sheetfiles import UNCOMPUTED, sheet_rows
@@ -26,7 +27,6 @@ from .sourcemap import Map, Seq, MAX_NUMBER_CHARS
 from .spec import CARD, RESERVED_CARD_KEYS
 from .traits import parse_trait
 
-SUFFIXES = (".csv", ".tsv", ".xlsx")
 EMPTY_LIST = "[]"  # a codes cell holding this is an empty list (`fronts: []`): present, but no codes
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet program read a cell as a formula
 _INTEGER = re.compile(r"^[+-]?\d+$")
@@ -54,7 +54,7 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     be read at all."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
+    if suffix not in SHEET_SUFFIXES:
         raise MusterError.of(codes.UNSUPPORTED_FILE, Location(path), name=path.name)
     if sheet is not None and suffix != ".xlsx":
         raise MusterError("--sheet names a worksheet of an .xlsx file; a CSV file has one sheet", Location(path),

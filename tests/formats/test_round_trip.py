@@ -17,7 +17,7 @@ from generator.core.bundle import fonts_dir
 from generator.core.options import Options
 from generator.formats.spreadsheets import deck_table, deck_yaml, import_deck, write_csv, write_xlsx
 from generator.reading.loading import load_game
-from generator.reading.worksheets import SUFFIXES
+from generator.core.inputs import SHEET_SUFFIXES as SUFFIXES
 
 GAMES = [REPO / "decks" / name for name in ("company-commander", "eastern-front", "europe-1939", "grid-battle",
                                              "modern-war", "tank-duel")]

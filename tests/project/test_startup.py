@@ -1,7 +1,7 @@
 """What a build imports: a plain card build (cards in Latin script, bold text, no images, no rulebook) never loads
 markdown-it, HarfBuzz, Pillow's Image or platypus, which reportlab imports at its own import but only images and
 shaped text use (core/deferred.py), nor the rulebook's checks (and the figures and rulebook layout modules they
-import): a change that brings one back into every start fails here, in a fresh
+import), nor what reads spreadsheets, nor html (a large table of entities, which only rulebooks need): a change that brings one back into every start fails here, in a fresh
 interpreter, the game built in one process (--jobs 1) so that the one process reads and draws it."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ try:
     main()
 except SystemExit as exit:
     code = exit.code
-NAMES = ("markdown_it", "uharfbuzz", "PIL.Image", "reportlab.platypus", "generator.checking.rulebook")
+NAMES = ("markdown_it", "uharfbuzz", "PIL.Image", "reportlab.platypus", "generator.checking.rulebook",
+         "generator.reading.worksheets", "html")
 built = [name for name in NAMES if deferred.loaded(name)]
 from PIL import Image
 from reportlab.pdfbase import ttfonts
