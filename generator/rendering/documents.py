@@ -73,6 +73,7 @@ def card_sheets(plan: Plan, deck_ids: list[str], batches: dict[str, Iterable[Dec
             for batch in batches[deck_id]:
                 findings[deck_id] += batch.findings
                 faces += batch.faces
+                writer.expect(batch.faces)
                 new_fronts = [index + offset for index in batch.fronts]
                 new_backs = [None if index is None else index + offset for index in batch.backs]
                 uses.update(new_fronts + [index for index in new_backs if index is not None])
@@ -113,6 +114,7 @@ def board_sheets(title: str, document: BoardPrint, target: Path, options: Option
     """One PDF with each board at 100 %: on one page when it fits the paper, else tiled with overlaps."""
     grids = {}  # each board's tiles, columns x rows
     writer = SheetWriter(target, f"{title}: {document.file}", options)
+    writer.expect([document.faces[board.id] for board in document.boards])
     for board in document.boards:
         tiling = tiles(board.size, paper_size(board.paper or options.paper), f"{title} · {board.name}",
                        label_boxes(document.faces[board.id].items))

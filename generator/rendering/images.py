@@ -10,8 +10,8 @@ CMYK JPEG) is left to reportlab, which decodes it (render.py).
 What is passed through is never held while pages are drawn. A sheet PDF (render.SheetWriter) is written with a
 token in each such image's stream, and Splice copies the files' data in place of the tokens as it writes the file,
 moving the cross-reference offsets after each: memory holds the PDF without its art, and one piece of a file at a
-time, however much art a game has. Art that must be decoded (converted to CMYK or grey) is decoded one image at a
-time and its compressed data spooled to a temporary file, spliced in the same way. Elsewhere (a rulebook's card
+time, however much art a game has. Art that must be decoded (converted to CMYK or grey) is converted by threads a
+few images ahead of drawing (art.py), and its compressed data spooled to a temporary file, spliced in the same way. Elsewhere (a rulebook's card
 figures) the data is read as reportlab writes the PDF. The file's version (core/inputs) is taken when the image is
 first drawn and checked when it is copied: a file changed between the two is an error, never a PDF whose image
 data disagrees with its size.
@@ -28,14 +28,11 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFStream
-from reportlab.pdfgen.canvas import Canvas
 
-from ..core.display import Fit
 from ..core import codes
 from ..core.errors import Location, MusterError
 from ..core.inputs import IMAGE, opened, version_of
-from .inks import Inks
-from .vectors import scales
+
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_COLOURS = {0: "DeviceGray", 2: "DeviceRGB", 3: "Indexed"}  # PNG colour type: what PDF calls its colours
@@ -214,69 +211,7 @@ def _spans(handle: BinaryIO, spans: tuple[tuple[int, int], ...]):
         yield length
 
 
-class Art:
-    """The raster images drawn on one canvas, each made an image object the first time it is drawn, and placed by
-    name every time: in RGB, of its file's own data where PDF can take that (embedded); else of the image decoded
-    by reportlab, in greyscale its grey version (transparency kept), in CMYK in the output profile's inks. The
-    decoded image is not kept: the object holds its compressed data, so memory does not hold every image decoded.
-    """
-
-    def __init__(self, canvas: Canvas, greyscale: bool, inks: Inks, splice: Splice | None = None):
-        self.canvas = canvas
-        self.greyscale = greyscale
-        self.inks = inks
-        self.splice = splice  # what copies art into the PDF as it is written; else reportlab reads it
-        self.names: dict[Path, str] = {}  # the name of each image file's image object
-        self.sizes: dict[str, tuple[int, int]] = {}  # each image object's size in pixels
-
-    def draw(self, path: Path, x: float, y: float, w: float, h: float, fit: Fit) -> None:
-        """The image fitted into the box at (x, y), w x h points, centred, as `fit` says."""
-        name = self.names.get(path)
-        if name is None:
-            name = self.names[path] = self._image(path)
-        c = self.canvas
-        size = self.sizes[name]
-        across, up = scales(size, (w, h), fit)
-        c.saveState()
-        c.translate(x + (w - size[0] * across) / 2, y + (h - size[1] * up) / 2)
-        c.scale(size[0] * across, size[1] * up)
-        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
-        c.restoreState()
-        c._formsinuse.append(name)  # what reportlab's drawImage records: the page's or form's resources name it
-        c._currentPageHasImages = 1
-
-    def _image(self, path: Path) -> str:
-        from reportlab.lib.utils import ImageReader
-
-        if not self.greyscale and self.inks.mode == "rgb":
-            made = embedded(path)
-            return self._register(*(made or _decoded(ImageReader(str(path)))))
-        from PIL import Image
-
-        with Image.open(path) as image:
-            image.load()
-            if self.greyscale:
-                image = image.convert("LA" if "A" in image.getbands() or "transparency" in image.info else "L")
-            decoded, mask = _decoded(ImageReader(self.inks.image(image)))
-        if self.splice is not None:  # held in the spool file, not in memory, until the PDF is written
-            decoded.streamContent = self.splice.spooled(decoded.streamContent)
-        return self._register(decoded, mask)
-
-    def _register(self, image, mask) -> str:
-        """The image object (and its soft mask) added to the document, named in the order images are first drawn."""
-        doc = self.canvas._doc
-        name = f"art{len(self.names)}"
-        if isinstance(image, Embedded):
-            image.splice = self.splice
-        if mask is not None:
-            image.smask = doc.Reference(mask, doc.getXObjectName(f"{name}mask"))
-        doc.Reference(image, doc.getXObjectName(name))
-        doc.addForm(name, image)
-        self.sizes[name] = image.width, image.height
-        return name
-
-
-def _decoded(reader) -> tuple:
+def decoded(reader) -> tuple:
     """An image object of reportlab's for a decoded image (an ImageReader), and its soft mask if the image has
     alpha; a colour made transparent by the file is a colour-key mask of the object's own."""
     from reportlab.pdfbase.pdfdoc import PDFImageXObject

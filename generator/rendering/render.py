@@ -23,7 +23,8 @@ from ..core.registry import Registry
 from ..imposition.sheets import Sheet
 from ..core.units import PT_PER_MM
 from .guard import drawable
-from .images import Art, Splice
+from .art import Art
+from .images import Splice
 from .inks import LARGE_AREA, SMALL_TEXT, Inks, hex_of, inks_of
 from .vectors import Forms
 
@@ -337,6 +338,10 @@ class SheetWriter:
         self.section += 1
         self.uses = uses
 
+    def expect(self, faces: list[Face]) -> None:
+        """These faces will be drawn on the sheets to come: their art is converted ahead where it must be (Art)."""
+        self.painter.art.expect(item for face in faces for item in face.items)
+
     def sheet(self, sheet: Sheet, faces: list[Face]) -> None:
         c = self.canvas
         width, height = sheet.paper
@@ -404,6 +409,7 @@ class SheetWriter:
         return name
 
     def save(self) -> None:
+        self.painter.art.close()
         self.canvas.save()
         data = self.unfinished.getvalue()
         self.unfinished = None

@@ -165,9 +165,10 @@ def test_a_cmyk_build_still_converts_its_images(tmp_path):
     assert image["/ColorSpace"] == "/DeviceCMYK"
 
 
-def sheet_pdf(tmp_path: Path, arts: list[Path], options=None, name: str = "sheet.pdf") -> Path:
+def sheet_pdf(tmp_path: Path, arts: list[Path], options=None, name: str = "sheet.pdf", ahead: bool = False) -> Path:
     """A sheet PDF with one card per file, each file's picture stretched over 40 x 30 mm of its card, as a build
-    writes it: the art spliced in as the file is written."""
+    writes it: the art spliced in as the file is written; `ahead`, the faces told first, as a build tells a batch's
+    (their art converted ahead)."""
     from generator.core.display import Face
     from generator.core.options import Options
     from generator.imposition.sheets import Sheet, Slot
@@ -178,6 +179,8 @@ def sheet_pdf(tmp_path: Path, arts: list[Path], options=None, name: str = "sheet
     writer.start_section({})
     faces = [Face(63, 88, (Picture(art, 10.0, 10.0, 40.0, 30.0, "stretch"),)) for art in arts]
     slots = tuple((Slot(10 + 65 * index, 10, 63, 88, 0, 0, 0, 0), index) for index in range(len(arts)))
+    if ahead:
+        writer.expect(faces)
     writer.sheet(Sheet("front", (210, 297), slots), faces)
     writer.save()
     return pdf
@@ -256,6 +259,68 @@ def test_a_cmyk_sheet_holds_one_converted_image_at_a_time(tmp_path, pdfx):
         assert len(image.get_data()) == 300 * 300 * 4
     one = max(len(image._data) for image in found)
     assert peak < 5 * one
+
+
+@pytest.fixture
+def conversions(monkeypatch):
+    """Where each image was converted (the thread's name); a second core, whatever the machine has."""
+    import threading
+
+    from generator.rendering import art as module
+
+    made = []
+    convert = module.Art._converted
+
+    def converted(self, path):
+        made.append(threading.current_thread().name)
+        return convert(self, path)
+
+    monkeypatch.setattr(module.Art, "_converted", converted)
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 2)
+    return made
+
+
+@pytest.mark.usefixtures("font_book")
+@pytest.mark.parametrize("options", [{"colour": "cmyk"}, {"greyscale": True}, {"colour": "cmyk", "pdfx": True}])
+def test_art_converted_ahead_by_threads_makes_the_same_pdf(tmp_path, conversions, options):
+    """Told the faces of a batch first, the sheet writer converts their art on other threads, in order, AHEAD at a
+    time: the same bytes as converted one by one as each is drawn."""
+    from generator.core.options import Options
+
+    arts = noise(tmp_path, 6)
+    ahead = sheet_pdf(tmp_path, arts, Options(**options), "ahead.pdf", ahead=True)
+    assert len(conversions) == 6 and all(name.startswith("muster-art") for name in conversions)
+    conversions.clear()
+    alone = sheet_pdf(tmp_path, arts, Options(**options), "alone.pdf")
+    assert conversions == ["MainThread"] * 6
+    assert ahead.read_bytes() == alone.read_bytes()
+
+
+@pytest.mark.usefixtures("font_book")
+def test_art_converted_ahead_holds_a_few_images_never_all(tmp_path, conversions, monkeypatch):
+    """Twelve images told at once: no more than AHEAD are converted, or held converted, ahead of the one drawn, so
+    that memory holds a few images whatever a batch holds, however slowly sheets are drawn."""
+    import time
+
+    from generator.core.options import Options
+    from generator.rendering import art as module
+
+    held = []
+    start, draw = module.Art._start, module.Art.draw
+
+    def started(self):
+        start(self)
+        held.append(len(self.converting))
+
+    def slowly(self, *args):
+        time.sleep(0.02)  # drawing slower than converting: what is converted waits for it
+        draw(self, *args)
+
+    monkeypatch.setattr(module.Art, "_start", started)
+    monkeypatch.setattr(module.Art, "draw", slowly)
+    pdf = sheet_pdf(tmp_path, noise(tmp_path, 12), Options(colour="cmyk"), ahead=True)
+    assert len(images(pdf)) == 12 and len(conversions) == 12
+    assert max(held) == module.AHEAD
 
 
 @pytest.mark.usefixtures("font_book")
