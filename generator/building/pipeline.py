@@ -24,7 +24,7 @@ import signal
 import struct
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     from ..core.options import Options
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .messages import Message
 
 _LENGTH = struct.Struct("<Q")
+Result = TypeVar("Result")
 PIPE_BYTES = 1 << 20
 
 
@@ -97,20 +98,63 @@ def _fork() -> _Child:
         _widen(end)
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child, which never returns from here
+        os.setpgid(0, 0)  # a group of its own, with any process it forks: ended together (_ended)
         os.close(read)
         os.close(down_write)
         _child(os.fdopen(write, "wb"), os.fdopen(down_read, "rb"))
+    with suppress(OSError):  # set here as well, so that it is set before either process goes on
+        os.setpgid(child, child)
     os.close(write)
     os.close(down_read)
     return _Child(child, read, down_write)
 
 
 def _ended(pid: int, wait: bool = True) -> None:
-    """The child `pid` ended: done or not, it has nothing more to say."""
+    """The child `pid` ended, with any process it forked (its group): done or not, it has nothing more to say."""
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     if wait:
         os.waitpid(pid, 0)
+
+
+def beside(work: Callable[[], Result]) -> Callable[[], Result]:
+    """`work` begun now in a forked process, on another core, in the child of a build in two processes (which
+    builds a game's A4 rulebook while its booklet is typeset beside it): the function returned gives its result,
+    or raises what it raised, once it is done."""
+    read, write = os.pipe()
+    _widen(write)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the forked process, which never returns from here
+        os.close(read)
+        try:
+            with os.fdopen(write, "wb") as stream:
+                try:
+                    outcome = (True, work())
+                except BaseException as exc:
+                    outcome = (False, _problem(exc))
+                _send(stream, outcome)
+        finally:
+            os._exit(0)
+    os.close(write)
+
+    def result() -> Result:
+        try:
+            with os.fdopen(read, "rb") as stream:
+                done, value = _receive(stream)
+        except EOFError:
+            from ..core import codes
+            from ..core.errors import MusterError
+
+            raise MusterError.of(codes.BUILD_STOPPED) from None
+        finally:
+            os.waitpid(pid, 0)
+        if not done:
+            raise value
+        return value
+
+    return result
 
 
 def _widen(pipe: int) -> None:
@@ -155,7 +199,7 @@ def _child(stream: BinaryIO, down: BinaryIO) -> None:
         from .sequence import messages  # the stages: YAML, Jinja, layout, imported in this process only
 
         root, options = _receive(down)
-        for message in messages(root, options):
+        for message in messages(root, options, beside=beside):
             _send(stream, message)
             if isinstance(message, Plan):  # measure with the parent's fonts before laying anything out
                 for name, measures in _receive(down).items():

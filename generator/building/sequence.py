@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
 from ..checking import require_valid_data
 from ..core import fonts
@@ -35,8 +35,10 @@ if TYPE_CHECKING:
     from ..layout.rulebook import RulesText
 
 
-def messages(source: Game | Path, options: Options) -> Iterator[Message]:
-    """The messages of building `source` (a game, or its folder, read only after the bundled font book is sent)."""
+def messages(source: Game | Path, options: Options, beside: Callable | None = None) -> Iterator[Message]:
+    """The messages of building `source` (a game, or its folder, read only after the bundled font book is sent).
+    With `beside` (pipeline.beside, in a build's second process), the rulebook's booklet is typeset in a process
+    of its own while its A4 pages are."""
     yield read_font_book()
     game = source if isinstance(source, Game) else load_game(source, options.variants, options.sets, options.lang)
     book = game.fonts or read_font_book()
@@ -57,7 +59,8 @@ def messages(source: Game | Path, options: Options) -> Iterator[Message]:
     valid = not has_errors(board_findings + rules_findings)
     yield Boards(board_prints(game, {board_id: face for board_id, (face, _) in boards.items()}, options)
                  if valid else [], board_findings)
-    yield Rulebook(rulebook_files(game, rules.markdown, options, figures) if valid and rules else [], rules_findings)
+    yield Rulebook(rulebook_files(game, rules.markdown, options, figures, beside) if valid and rules else [],
+                   rules_findings)
 
 
 def board_prints(game: Game, faces: dict[str, Face], options: Options) -> list[BoardPrint]:
@@ -111,9 +114,9 @@ def checked_rulebook(game: Game) -> tuple[RulesText, list, dict[str, Figure]]:
 
 
 def rulebook_files(game: Game, markdown: str, options: Options,
-                   laid: Mapping[str, Figure] = MappingProxyType({})) -> list[Typeset]:
+                   laid: Mapping[str, Figure] = MappingProxyType({}), beside: Callable | None = None) -> list[Typeset]:
     """rules.pdf, and rules-booklet.pdf when the game or the build asks for one; `laid` holds figures already laid
-    out (by the checks), by source."""
+    out (by the checks), by source. With `beside`, the booklet is made in a process of its own meanwhile."""
     from ..rendering.inks import inks_of
     from ..rendering.pdfx import pdfx
     from ..rendering.rulebook_pdf import typeset_rulebook  # platypus: 60 ms to import; most games have no rulebook
@@ -122,20 +125,28 @@ def rulebook_files(game: Game, markdown: str, options: Options,
     paper = game.rulebook.paper or ("letter" if build in ("letter", "tabloid") else "a4")
     inks = inks_of(options)
     figures = rulebook_figures(game, markdown, laid)
+    wanted = options.booklet or game.rulebook.booklet
+    sheet = "letter" if paper == "letter" else "a4"
+    half = (max(paper_size(sheet)) / 2, min(paper_size(sheet)))
+    # Shrunk onto half a sheet, an A4 page's 7.5 pt running heads would print at 5.3 pt and its 10 pt text at 7 pt:
+    # a page larger than half the sheet is typeset again at that size, and printed at full size.
+    again = wanted and (paper_size(paper)[0] > half[0] or paper_size(paper)[1] > half[1])
+
+    def booklet(typeset: bytes, pages: int) -> Typeset:
+        imposed, sides = impose_booklet(typeset, sheet)
+        imposed = pdfx(imposed, inks.profile) if options.pdfx else imposed
+        return Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(imposed),
+                             {"paper": f"{sheet} landscape", "rulebook_pages": pages}), imposed)
+
+    def typeset_again() -> Typeset:
+        return booklet(*typeset_rulebook(game, markdown, half, inks, figures))
+
+    later = beside(typeset_again) if again and beside is not None else None
     typeset, pages = typeset_rulebook(game, markdown, paper_size(paper), inks, figures)
     rules = pdfx(typeset, inks.profile) if options.pdfx else typeset
     files = [Typeset(Built("rules.pdf", "rules", pages, _sha256(rules), {"paper": paper}), rules)]
-    if options.booklet or game.rulebook.booklet:
-        sheet = "letter" if paper == "letter" else "a4"
-        half = (max(paper_size(sheet)) / 2, min(paper_size(sheet)))
-        # Shrunk onto half a sheet, an A4 page's 7.5 pt running heads would print at 5.3 pt and its 10 pt text at
-        # 7 pt: a page larger than half the sheet is typeset again at that size, and printed at full size.
-        if paper_size(paper)[0] > half[0] or paper_size(paper)[1] > half[1]:
-            typeset, pages = typeset_rulebook(game, markdown, half, inks, figures)
-        booklet, sides = impose_booklet(typeset, sheet)
-        booklet = pdfx(booklet, inks.profile) if options.pdfx else booklet
-        files.append(Typeset(Built("rules-booklet.pdf", "booklet", sides, _sha256(booklet),
-                                   {"paper": f"{sheet} landscape", "rulebook_pages": pages}), booklet))
+    if wanted:
+        files.append(later() if later else typeset_again() if again else booklet(typeset, pages))
     return files
 
 

@@ -198,6 +198,7 @@ def prepared():
     pipeline.prepare()
     assert pipeline._prepared
     child = pipeline._prepared.pid
+    assert os.getpgid(child) == child  # a group of its own: ended with whatever it forks
     yield child
     pipeline.release()
     assert gone(child) and no_child_left()
@@ -265,3 +266,42 @@ def test_the_command_forks_its_second_process_first_and_builds_the_same_files(ma
     one = subprocess.run([*command, "--out", str(tmp_path / "one"), "--jobs", "1"], capture_output=True, cwd=REPO)
     assert one.returncode == 0
     assert files(tmp_path / "one" / "tiny") == files(tmp_path / "two" / "tiny")
+
+
+def test_work_done_beside_comes_back_from_another_process():
+    """pipeline.beside: what a second process did (the booklet, in a build's child), its result or its error."""
+    from generator.core.errors import MusterError
+
+    here = os.getpid()
+    assert pipeline.beside(lambda: (os.getpid(), [1, 2]))()[1] == [1, 2]
+    assert pipeline.beside(os.getpid)() != here and no_child_left()
+
+    def refused():
+        raise MusterError("cannot be typeset: too tall", code="rulebook-layout")
+
+    with pytest.raises(MusterError) as failed:
+        pipeline.beside(refused)()
+    assert failed.value.code == "rulebook-layout" and no_child_left()
+    with pytest.raises(MusterError) as failed:
+        pipeline.beside(lambda: 1 / 0)()
+    assert "ZeroDivisionError" in failed.value.message and no_child_left()
+
+
+@pytest.mark.usefixtures("font_book")
+def test_a_booklet_typeset_beside_its_rules_is_the_same_file():
+    """Europe's rules on A4 in this process, its booklet on A5 in another meanwhile: the files one process makes."""
+    from generator.building.sequence import checked_rulebook, rulebook_files
+
+    root = next(root for root in bundled_games() if root.name == "europe-1939")
+    game = load_game(root)
+    rules, _, figures = checked_rulebook(game)
+    beside = []
+
+    def counted(work):
+        beside.append(work)
+        return pipeline.beside(work)
+
+    two = rulebook_files(game, rules.markdown, Options(booklet=True), figures, counted)
+    one = rulebook_files(game, rules.markdown, Options(booklet=True), figures)
+    assert len(beside) == 1 and [t.built.file for t in two] == ["rules.pdf", "rules-booklet.pdf"]
+    assert two == one and no_child_left()

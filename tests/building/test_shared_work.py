@@ -21,6 +21,10 @@ def game():
 
 
 def test_a_rulebook_is_parsed_once_for_its_checks_its_rules_and_its_booklet(game, tmp_path, monkeypatch):
+    from generator.core import inline
+
+    inline.rules_tokens.cache_clear()  # parsed by a test before, in this process: kept
+    inline.rules_tree.cache_clear()
     parsed = []
     parse = MarkdownIt.parse
     monkeypatch.setattr(MarkdownIt, "parse",
