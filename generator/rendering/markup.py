@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import re
-from xml.sax.saxutils import escape
 
 from ..core import codes
 from ..core.errors import Location, MusterError
@@ -13,9 +12,15 @@ from ..core.inline import SYMBOL_PREFIX, tokens
 from ..core.model import Game
 
 
+def escape(text: str) -> str:
+    """`text` as markup content: &, < and > as entities, as xml.sax.saxutils escapes them (whose module imports
+    urllib.request, http.client and email: 12 ms a typesetting process spent for three replacements)."""
+    return html.escape(text, quote=False)
+
+
 def attribute(text: str) -> str:
     """`text` as the value of a markup attribute, between double quotes."""
-    return escape(text, {'"': "&quot;"})
+    return escape(text).replace('"', "&quot;")
 
 
 def plain(markup: str) -> str:

@@ -10,7 +10,6 @@ import io
 import re
 from dataclasses import replace
 from typing import Any, BinaryIO, Callable, Mapping, NamedTuple, Sequence
-from xml.sax.saxutils import escape
 
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.colors import Color
@@ -32,7 +31,7 @@ from ..core.units import PT_PER_MM
 from .inks import Inks, painter, spelling
 from .flowables import CardFigure, CardRow, ContentsLine, Paragraph, SplitTable, picture
 from .render import Painter
-from .markup import inline, plain
+from .markup import escape, inline, plain
 from .pages import FRAME_PADDING, GUTTER, TWO_COLUMNS, Pages, in_chapters
 from .vectors import VectorCanvas
 

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from generator.imposition.booklet import saddle_stitch_order
@@ -369,3 +371,14 @@ def test_a_paragraph_is_measured_again_when_what_it_was_measured_by_changes():
     assert paragraph.split(200, 13) == [] and not hasattr(paragraph, "blPara")  # one line's room: an orphan
     assert paragraph.wrap(200, 1000)[1] == 24 * len(paragraph.blPara.lines)
     paragraph.drawOn(Canvas("/dev/null"), 0, 0)
+
+
+@given(st.text())
+def test_markup_is_escaped_as_xml_escapes_it(text):
+    """markup.escape and attribute: the very text xml.sax.saxutils gives, without importing its module."""
+    from xml.sax.saxutils import escape as xml_escape
+
+    from generator.rendering.markup import attribute, escape
+
+    assert escape(text) == xml_escape(text)
+    assert attribute(text) == xml_escape(text, {'"': "&quot;"})
