@@ -13,7 +13,8 @@ rebuild (`muster build` when everything is up to date) and `muster --help`.
 With --art, a game of N cards with its own large PNG each (bench/art.py): Muster's build against img2pdf putting the
 same PNGs into one PDF (when img2pdf is installed; it is no dependency of Muster's), paired as above, with the
 PDF's size against the art's own. With --cmyk as well, Muster builds with --colour cmyk: every image converted to the
-profile's inks (img2pdf still passes the RGB files through).
+profile's inks (img2pdf still passes the RGB files through). Then the exports that rasterise the art (png, tts,
+vassal), one run each, with their time and peak memory.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SIZES = "54,540,5400"
+ARTFUL_EXPORTS = ("png", "tts", "vassal")  # the exports that rasterise the art (--art times them too)
 
 
 def timed(command: list[str], cwd: Path) -> tuple[float, int]:
@@ -178,6 +180,10 @@ def art(work: Path, sizes: list[int], runs: int, options: list[str]) -> None:
         print(f"{size:>6} {art_bytes / 1e6:>7.1f} {statistics.median(t for t, _ in ours):>9.3f} {their[0]} {ratio:>6} "
               f"{max(r for _, r in ours) / 1024:>10.1f} {their[1]} {'-' if summed is None else f'{summed:.1f}':>8} "
               f"{ours_bytes / 1e6:>9.1f} {their[2]} {ours_bytes / art_bytes:>8.3f}")
+        exports = [(kind, timed(muster("export", kind, str(game), "--out", str(work / "out")), REPO))
+                   for kind in ARTFUL_EXPORTS]
+        print("       exports of the same game, one run each: " + ", ".join(
+            f"{kind} {seconds:.2f} s {peak / 1024:.0f} MiB" for kind, (seconds, peak) in exports))
     print(f"(python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})")
 
 

@@ -87,15 +87,17 @@ def entries(deck, laid) -> list[Entry]:
     return result
 
 
-def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float) -> Iterator[tuple[Entry, bytes, bytes]]:
-    """Each distinct card's front and back as PNGs of `size` pixels, cut at the trim (TTS tiles, VASSAL pieces),
-    drawn `reach` mm past it (the bleed it was laid out with), one card at a time, in deck order: memory holds one
-    card, whatever the deck's size. A card without a back of its own shows its front on both sides."""
+def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float, spool: Path
+                ) -> Iterator[tuple[Entry, bytes, bytes]]:
+    """Each distinct card's front and back as PNGs of `size` pixels, cut at the trim (TTS tiles), drawn `reach` mm
+    past it (the bleed it was laid out with), one card at a time, in deck order: memory holds one card, whatever
+    the deck's size. A card without a back of its own shows its front on both sides. `spool`: the output folder,
+    where the faces' PDF is written meanwhile."""
     rows = entries(deck, laid)
     backs = {row.number: row.front if row.back is None else row.back for row in rows}
     check_pixels([size], deck.where)
     with FaceRaster(laid.faces, {index for row in rows for index in (row.front, backs[row.number])},
-                    deck.format.face_size, 0.0, reach, f"{game.title}: {deck.name}") as raster:
+                    deck.format.face_size, 0.0, reach, f"{game.title}: {deck.name}", spool) as raster:
         for row in rows:
             front = png_bytes(raster.image(row.front, size), dpi)
             back = front if backs[row.number] == row.front else png_bytes(raster.image(backs[row.number], size), dpi)
@@ -191,14 +193,24 @@ def manifest(game, deck, export: str, settings: dict, cards: list[dict], files: 
             "card_mm": list(deck.format.face_size), "cards": cards, "files": files}
 
 
-def encoded_faces(game, deck, laid, rows: list[Entry], size: tuple[int, int], dpi: int, bleed: float,
-                  encode: Callable = png_bytes) -> dict[int, bytes]:
-    """Each face of `rows` (its front, and its back if it has one) rasterised at `size` pixels with its bleed, as
-    `encode(image, dpi)` gives it: PNG, or a shop's JPEG."""
-    wanted = {index: [size] for row in rows for index in (row.front, row.back) if index is not None}
-    return {index: encode(image, dpi) for (index, _), image in
-            rasterise_faces(laid.faces, wanted, deck.format.face_size, bleed, bleed, f"{game.title}: {deck.name}",
-                            deck.where)}
+def write_faces(game, deck, laid, staging, named: list[tuple[str, int]], size: tuple[int, int], dpi: int,
+                bleed: float, encode: Callable = png_bytes) -> list[dict]:
+    """Each (file name, face index) of `named` written to `staging`: the face rasterised at `size` pixels with its
+    bleed and encoded as `encode(image, dpi)` gives it (PNG, or a shop's JPEG), every file of a face written as soon
+    as it is encoded, so that memory holds one face, however many a deck has. The files' entries, in `named`'s
+    order."""
+    names: dict[int, list[str]] = {}
+    for name, index in named:
+        names.setdefault(index, []).append(name)
+    written: dict[str, dict] = {}
+    for (index, _), image in rasterise_faces(laid.faces, {index: [size] for index in names}, deck.format.face_size,
+                                             bleed, bleed, f"{game.title}: {deck.name}", deck.where, staging.folder):
+        data = encode(image, dpi)
+        for name in names[index]:
+            entry: list[dict] = []
+            write(staging, name, data, entry)
+            written[name] = entry[0]
+    return [written[name] for name, _ in named]
 
 
 def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
@@ -206,16 +218,12 @@ def export_png(game, deck, laid, staging, dpi: int, bleed: float) -> DeckExport:
     counts, manifest.json."""
     rows = entries(deck, laid)
     size = png_size(deck.format.face_size, bleed, dpi)
-    encoded = encoded_faces(game, deck, laid, rows, size, dpi, bleed)
-    files: list[dict] = []
-    cards = []
-    for row in rows:
-        front, back = f"{row.stem}-front.png", f"{row.stem}-back.png" if row.back is not None else ""
-        write(staging, front, encoded[row.front], files)
-        if back:
-            write(staging, back, encoded[row.back], files)
-        cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count,
-                      "front": front, "back": back})
+    cards = [{"number": row.number, "id": row.id, "title": row.title, "count": row.count,
+              "front": f"{row.stem}-front.png", "back": f"{row.stem}-back.png" if row.back is not None else ""}
+             for row in rows]
+    named = [(name, index) for row, card in zip(rows, cards)
+             for name, index in ((card["front"], row.front), (card["back"], row.back)) if name]
+    files = write_faces(game, deck, laid, staging, named, size, dpi, bleed)
     write(staging, "cards.csv", cards_csv(cards), files)
     trim = png_size(deck.format.face_size, 0.0, dpi)
     settings = {"dpi": dpi, "bleed_mm": bleed, "pixels": list(size), "trim_pixels": list(trim)}

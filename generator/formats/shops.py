@@ -19,7 +19,7 @@ from ..core import codes
 from ..core.errors import MusterError
 from ..core.options import Options
 from ..core.units import parse_length, parse_size
-from .exports import DeckExport, cards_csv, encoded_faces, entries, manifest, write
+from .exports import DeckExport, cards_csv, entries, manifest, write, write_faces
 
 SHOPS_FILE = Path(__file__).resolve().parent / "shops.yaml"
 MATCH_MM = 1.5  # a deck within this of a shop's size on both sides is printed at the shop's size
@@ -134,15 +134,15 @@ def export_shop(shop: Shop, game, deck, laid, staging) -> DeckExport:
         from ..reading.decks import slug
         from ..rendering.raster import jpeg_bytes, png_bytes
 
-        encoded = encoded_faces(game, deck, laid, rows, size.pixels, shop.dpi, shop.bleed,
-                                png_bytes if shop.file == "png" else jpeg_bytes)
+        named = []
         for row in rows:
             names = [f"{pattern.format(number=row.number, id=slug(row.id))}.{shop.file}"
                      for pattern in (shop.front, shop.back)]
-            for name, index in zip(names, (row.front, row.back)):
-                write(staging, name, encoded[index], files)
+            named += zip(names, (row.front, row.back))
             cards.append({"number": row.number, "id": row.id, "title": row.title, "count": row.count,
                           "front": names[0], "back": names[1]})
+        files += write_faces(game, deck, laid, staging, named, size.pixels, shop.dpi, shop.bleed,
+                             png_bytes if shop.file == "png" else jpeg_bytes)
         described = f"{2 * len(rows)} {shop.file.upper()}s of {size.pixels[0]} x {size.pixels[1]} px"
     write(staging, "cards.csv", cards_csv(cards), files)
     settings = {"shop": shop.id, "size": size.name, "bleed_mm": shop.bleed, "safe_mm": shop.safe,

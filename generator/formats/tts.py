@@ -80,7 +80,8 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     check_pixels([grid.card], deck.where)
     files: list[dict] = []
     sheets = []
-    with FaceRaster(laid.faces, needed, deck.format.face_size, 0.0, TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}") as raster:
+    with FaceRaster(laid.faces, needed, deck.format.face_size, 0.0, TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}",
+                    staging.folder) as raster:
 
         def sheet(indices: list[int]) -> bytes:
             """The sheet's PNG; each distinct face rasterised once and pasted into its slots, so that one face's
@@ -157,7 +158,7 @@ def tile_images(game, deck, laid, staging, dpi: int, files: list[dict]) -> dict:
     tile_dpi = min(dpi, math.floor(TTS_MAX_PIXELS / max(deck.format.face_size) * MM_PER_INCH))
     size = png_size(deck.format.face_size, 0.0, tile_dpi)
     tiles = []
-    for row, front_png, back_png in card_images(game, deck, laid, size, tile_dpi, TTS_LAYOUT_BLEED):
+    for row, front_png, back_png in card_images(game, deck, laid, size, tile_dpi, TTS_LAYOUT_BLEED, staging.folder):
         front, back = f"tile-{row.stem}-front.png", f"tile-{row.stem}-back.png"
         write(staging, front, front_png, files)
         write(staging, back, back_png, files)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from pathlib import Path
 from xml.etree import ElementTree
 
 from ..core import codes
@@ -124,7 +125,8 @@ def face_images(module: Module, game, deck, laid) -> tuple[list, tuple[int, int]
     for row in rows:
         names.setdefault(row.front if row.back is None else row.back, f"{deck.id}-{row.stem}-back.png")
     for (index, _), image in rasterise_faces(laid.faces, {index: [size] for index in names}, deck.format.face_size, 0.0,
-                                             LAYOUT_BLEED, f"{game.title}: {deck.name}", deck.where):
+                                             LAYOUT_BLEED, f"{game.title}: {deck.name}", deck.where,
+                                             Path(module.archive.filename).parent):
         module.image(names[index], png_bytes(image, DPI))
     return [(row, names[row.front], names[row.front if row.back is None else row.back]) for row in rows], size
 

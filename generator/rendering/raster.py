@@ -4,17 +4,19 @@ bleed (for print shops' PDFs), and such pages rasterised by pdfium at an exact p
 from __future__ import annotations
 
 import io
+import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from ..core.display import Face
 from ..core.errors import Location, MusterError
 from ..core.options import Options
 
 MAX_RASTER_PIXELS = 64_000_000  # an image written: about 190 MB a copy in RGB, and there are two while it is made
+PAGES_OPEN = 8  # pages pdfium rasterises before their document is opened again (Raster)
 
 
-def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
+def write_face_pages(target: Path | BinaryIO, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
                      bleed: float, reach: float | None = None, boxes: bool = False,
                      printing: Options = Options()) -> None:
     """A PDF with one page per face index: the trim and `bleed` mm around it, the face drawn by the renderer.
@@ -39,18 +41,25 @@ def write_face_pages(target: Path | io.BytesIO, title: str, faces: list[Face], i
 
 
 class Raster:
-    """The pages of a PDF rasterised by pdfium, each stretched to an exact pixel size."""
+    """The pages of a PDF (a file, or a buffer, open to read) rasterised by pdfium, each stretched to an exact pixel
+    size. pdfium keeps every object of a document it has read, each image's data among them: the document is
+    opened again after every PAGES_OPEN pages, so that it holds the art of those, not of every page so far."""
 
-    def __init__(self, pdf: bytes):
-        import pypdfium2 as pdfium
-
-        self.document = pdfium.PdfDocument(pdf)
+    def __init__(self, pdf: BinaryIO):
+        self.pdf = pdf
+        self.document = None
+        self.pages = 0  # rasterised since the document was opened
 
     def image(self, page_index: int, width: int, height: int):
         """An RGB image of `width` x `height` pixels showing the whole page on white."""
         import pypdfium2 as pdfium
         import pypdfium2.raw as pdfium_c
 
+        if self.document is None or self.pages == PAGES_OPEN:
+            self.close()
+            self.pdf.seek(0)
+            self.document = pdfium.PdfDocument(self.pdf)
+        self.pages += 1
         page = self.document[page_index]
         try:
             bitmap = pdfium.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
@@ -62,7 +71,9 @@ class Raster:
             page.close()
 
     def close(self) -> None:
-        self.document.close()
+        if self.document is not None:
+            self.document.close()
+            self.document, self.pages = None, 0
 
 
 def png_bytes(image, dpi: int) -> bytes:
@@ -90,16 +101,18 @@ def check_pixels(sizes, where: Location | None = None) -> None:
 
 
 class FaceRaster:
-    """Faces drawn into one PDF in memory, then rasterised by pdfium one at a time, in any order, when asked for:
-    an export holds one face's pixels at a time, whatever the number of faces. Nothing is written outside the
-    output folder. A context manager: the document is closed at its end."""
+    """Faces drawn into one PDF, then rasterised by pdfium one at a time, in any order, when asked for: an export
+    holds one face's pixels at a time, whatever the number of faces. With `spool` (an export's output folder) the
+    PDF is a temporary file there, its art copied in from the art's files, which pdfium reads as it needs them;
+    else it is in memory (the preview's few faces). A context manager: the document is closed at its end."""
 
-    def __init__(self, faces: list[Face], indices, size: tuple[float, float], bleed: float, reach: float, title: str):
+    def __init__(self, faces: list[Face], indices, size: tuple[float, float], bleed: float, reach: float, title: str,
+                 spool: Path | None = None):
         order = sorted(indices)
         self.pages = {index: page for page, index in enumerate(order)}
-        buffer = io.BytesIO()
-        write_face_pages(buffer, title, faces, order, size, bleed, reach)
-        self.raster = Raster(buffer.getvalue())
+        self.file = io.BytesIO() if spool is None else tempfile.TemporaryFile(dir=spool)
+        write_face_pages(self.file, title, faces, order, size, bleed, reach)
+        self.raster = Raster(self.file)
 
     def image(self, index: int, pixels: tuple[int, int]):
         """The face of index `index` as an RGB image of `pixels`."""
@@ -110,15 +123,17 @@ class FaceRaster:
 
     def __exit__(self, *exc) -> None:
         self.raster.close()
+        self.file.close()
 
 
 def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]], size: tuple[float, float],
-                    bleed: float, reach: float, title: str, where: Location | None = None
+                    bleed: float, reach: float, title: str, where: Location | None = None, spool: Path | None = None
                     ) -> Iterator[tuple[tuple[int, tuple[int, int]], object]]:
     """((face index, pixel size), image) for each face index at each pixel size asked for, one at a time (a
-    deck at 1200 dpi does not fit in memory as images), by face index; every size checked first (check_pixels)."""
+    deck at 1200 dpi does not fit in memory as images), by face index; every size checked first (check_pixels).
+    `spool`: where the faces' PDF is written meanwhile (FaceRaster)."""
     check_pixels({px for sizes in wanted.values() for px in sizes}, where)
-    with FaceRaster(faces, wanted, size, bleed, reach, title) as raster:
+    with FaceRaster(faces, wanted, size, bleed, reach, title, spool) as raster:
         for index in sorted(wanted):
             for px in dict.fromkeys(wanted[index]):
                 yield (index, px), raster.image(index, px)

@@ -232,3 +232,65 @@ def test_a_game_of_counters_exports_its_counters(tmp_path):
     result = CliRunner().invoke(app, ["export", "tts", "grid-battle", "--out", str(tmp_path), "-q"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "grid-battle" / "tts" / "blue-roster" / "blue-roster-tts.txt").is_file()
+
+
+def art_game(make_game, tmp_path, count: int):
+    """A deck of `count` cards, each with its own noisy PNG over the whole face."""
+    cards = "".join(f"  - {{title: Card {i}, type: U, force: 1, count: 1, art: art/{i}.png}}\n" for i in range(count))
+    face = ("elements:\n  - {kind: image, x: -3, y: -3, w: 69, h: 94, src: '{{ card.art }}', fit: cover, "
+            "bleed: true}\n")
+    folder = make_game({"game.yaml": patched(GAME_YAML, {"size: 3": f"size: {count}"}).replace(
+                            "traits:", "traits:\n  art: {kind: text}", 1),
+                        "reds.yaml": "cards:\n" + cards, "face.yaml": face})
+    (folder / "art").mkdir()
+    for i in range(count):
+        Image.merge("RGB", [Image.effect_noise((120, 160), 30 + i + band) for band in range(3)]).save(
+            folder / "art" / f"{i}.png")
+    return folder
+
+
+def test_png_files_are_written_as_each_face_is_encoded(make_game, tmp_path, monkeypatch):
+    """An export holds one face's image at a time: each face's PNGs are on disk before the next face is drawn."""
+    from generator.formats import exports
+
+    folder = art_game(make_game, tmp_path, 5)
+    written = []
+    rasterise = exports.rasterise_faces
+
+    def watched(*args, **kwargs):
+        for face in rasterise(*args, **kwargs):
+            written.append(sum(1 for path in (tmp_path / "out").rglob("*") if path.is_file() and ".png" in path.name))
+            yield face
+
+    monkeypatch.setattr(exports, "rasterise_faces", watched)
+    run_export(folder, None, (), 3.0, tmp_path / "out", "png",
+               lambda g, d, laid, target: export_png(g, d, laid, target, 150, 3.0))
+    assert written == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]  # each face yielded once the faces before it are written
+    monkeypatch.setattr(exports, "rasterise_faces", rasterise)
+    png(folder, tmp_path / "again", dpi=150)
+    done, again = (tmp_path / name / "tiny" / "png" / "reds" for name in ("out", "again"))
+    assert {p.name: p.read_bytes() for p in done.iterdir()} == {p.name: p.read_bytes() for p in again.iterdir()}
+
+
+def test_pdfium_opens_the_faces_pdf_again_every_few_pages_and_draws_the_same(make_game, tmp_path, monkeypatch):
+    """pdfium keeps the objects it has read, every image's data among them: the faces' document is opened again
+    after PAGES_OPEN pages, so that an export's memory does not grow with its art; the pixels are the same."""
+    import pypdfium2 as pdfium
+
+    from generator.rendering import raster
+
+    folder = art_game(make_game, tmp_path, 5)
+    png(folder, tmp_path / "all", dpi=100)
+    opened = []
+    document = pdfium.PdfDocument
+
+    def counted(*args, **kwargs):
+        opened.append(1)
+        return document(*args, **kwargs)
+
+    monkeypatch.setattr(pdfium, "PdfDocument", counted)
+    monkeypatch.setattr(raster, "PAGES_OPEN", 2)
+    png(folder, tmp_path / "two", dpi=100)
+    assert len(opened) == 5  # 10 faces (5 fronts, 5 backs), two by two
+    one, two = (tmp_path / name / "tiny" / "png" / "reds" for name in ("all", "two"))
+    assert {p.name: p.read_bytes() for p in one.iterdir()} == {p.name: p.read_bytes() for p in two.iterdir()}
