@@ -23,7 +23,7 @@ from ..core import codes
 from ..core.errors import GameInvalid, MusterError, has_errors
 from ..core.options import DEFAULT_DPI, Options
 from ..core.units import CARD_SIZES, MM_PER, PT_PER_MM, parse_length
-from ..rendering.raster import FaceRaster, check_pixels, png_bytes, rasterise_faces, write_face_pages
+from ..rendering.raster import FaceRaster, check_pixels, encoded, png_bytes, rasterise_faces, write_face_pages
 
 MM_PER_INCH = MM_PER["in"]
 
@@ -98,10 +98,21 @@ def card_images(game, deck, laid, size: tuple[int, int], dpi: int, reach: float,
     check_pixels([size], deck.where)
     with FaceRaster(laid.faces, {index for row in rows for index in (row.front, backs[row.number])},
                     deck.format.face_size, 0.0, reach, f"{game.title}: {deck.name}", spool) as raster:
-        for row in rows:
-            front = png_bytes(raster.image(row.front, size), dpi)
-            back = front if backs[row.number] == row.front else png_bytes(raster.image(backs[row.number], size), dpi)
-            yield row, front, back
+
+        def images() -> Iterator[tuple[tuple[Entry, bool], object]]:
+            for row in rows:
+                yield (row, False), raster.image(row.front, size)
+                if backs[row.number] != row.front:
+                    yield (row, True), raster.image(backs[row.number], size)
+
+        front = b""
+        for (row, back), data in encoded(images(), png_bytes, dpi):
+            if back:
+                yield row, front, data
+            elif backs[row.number] == row.front:
+                yield row, data, data
+            else:
+                front = data
 
 
 def board_image(game, board, dpi: int) -> tuple[bytes, tuple[int, int]]:
@@ -196,16 +207,16 @@ def manifest(game, deck, export: str, settings: dict, cards: list[dict], files: 
 def write_faces(game, deck, laid, staging, named: list[tuple[str, int]], size: tuple[int, int], dpi: int,
                 bleed: float, encode: Callable = png_bytes) -> list[dict]:
     """Each (file name, face index) of `named` written to `staging`: the face rasterised at `size` pixels with its
-    bleed and encoded as `encode(image, dpi)` gives it (PNG, or a shop's JPEG), every file of a face written as soon
-    as it is encoded, so that memory holds one face, however many a deck has. The files' entries, in `named`'s
-    order."""
+    bleed and encoded as `encode(image, dpi)` gives it (PNG, or a shop's JPEG; by threads, raster.encoded), every
+    file of a face written as soon as it is encoded, so that memory holds a few faces, however many a deck has. The
+    files' entries, in `named`'s order."""
     names: dict[int, list[str]] = {}
     for name, index in named:
         names.setdefault(index, []).append(name)
     written: dict[str, dict] = {}
-    for (index, _), image in rasterise_faces(laid.faces, {index: [size] for index in names}, deck.format.face_size,
-                                             bleed, bleed, f"{game.title}: {deck.name}", deck.where, staging.folder):
-        data = encode(image, dpi)
+    faces = rasterise_faces(laid.faces, {index: [size] for index in names}, deck.format.face_size, bleed, bleed,
+                            f"{game.title}: {deck.name}", deck.where, staging.folder)
+    for (index, _), data in encoded(faces, encode, dpi):
         for name in names[index]:
             entry: list[dict] = []
             write(staging, name, data, entry)

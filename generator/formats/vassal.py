@@ -25,7 +25,7 @@ from xml.etree import ElementTree
 from ..core import codes
 from ..core.errors import MusterError
 from ..core.units import paper_size
-from ..rendering.raster import png_bytes, rasterise_faces
+from ..rendering.raster import encoded, png_bytes, rasterise_faces
 from .exports import board_image, entries, pixels as exported_pixels
 from .vassal_grid import DPI, grid_attributes, numbering
 from .vassal_pieces import (
@@ -124,10 +124,10 @@ def face_images(module: Module, game, deck, laid) -> tuple[list, tuple[int, int]
         names.setdefault(row.front, f"{deck.id}-{row.stem}-front.png")
     for row in rows:
         names.setdefault(row.front if row.back is None else row.back, f"{deck.id}-{row.stem}-back.png")
-    for (index, _), image in rasterise_faces(laid.faces, {index: [size] for index in names}, deck.format.face_size, 0.0,
-                                             LAYOUT_BLEED, f"{game.title}: {deck.name}", deck.where,
-                                             Path(module.archive.filename).parent):
-        module.image(names[index], png_bytes(image, DPI))
+    faces = rasterise_faces(laid.faces, {index: [size] for index in names}, deck.format.face_size, 0.0, LAYOUT_BLEED,
+                            f"{game.title}: {deck.name}", deck.where, Path(module.archive.filename).parent)
+    for (index, _), data in encoded(faces, png_bytes, DPI):
+        module.image(names[index], data)
     return [(row, names[row.front], names[row.front if row.back is None else row.back]) for row in rows], size
 
 

@@ -4,9 +4,11 @@ bleed (for print shops' PDFs), and such pages rasterised by pdfium at an exact p
 from __future__ import annotations
 
 import io
+import os
 import tempfile
+from collections import deque
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator, TypeVar
 
 from ..core.display import Face
 from ..core.errors import Location, MusterError
@@ -14,6 +16,8 @@ from ..core.options import Options
 
 MAX_RASTER_PIXELS = 64_000_000  # an image written: about 190 MB a copy in RGB, and there are two while it is made
 PAGES_OPEN = 8  # pages pdfium rasterises before their document is opened again (Raster)
+ENCODING = 2  # images encoded at a time by threads while the next are drawn (encoded)
+Key = TypeVar("Key")
 
 
 def write_face_pages(target: Path | BinaryIO, title: str, faces: list[Face], indices: list[int], size: tuple[float, float],
@@ -137,3 +141,26 @@ def rasterise_faces(faces: list[Face], wanted: dict[int, list[tuple[int, int]]],
         for index in sorted(wanted):
             for px in dict.fromkeys(wanted[index]):
                 yield (index, px), raster.image(index, px)
+
+
+def encoded(images: Iterator[tuple[Key, object]], encode: Callable, dpi: int) -> Iterator[tuple[Key, bytes]]:
+    """(key, encode(image, dpi)) for each (key, image) of `images`, in their order: each image encoded (zlib,
+    which lets other threads run) by a thread while the next images are drawn here, ENCODING at a time, so that an
+    export uses two cores and holds a few images. pdfium, which must be called from one thread, draws them all in
+    this one."""
+    if (os.cpu_count() or 1) < 2:
+        yield from ((key, encode(image, dpi)) for key, image in images)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    pending: deque = deque()
+    with ThreadPoolExecutor(max_workers=ENCODING, thread_name_prefix="muster-encode") as threads:
+        for key, image in images:
+            pending.append((key, threads.submit(encode, image, dpi)))
+            if len(pending) == ENCODING:
+                key, done = pending.popleft()
+                yield key, done.result()
+        while pending:
+            key, done = pending.popleft()
+            yield key, done.result()
+

@@ -250,8 +250,9 @@ def art_game(make_game, tmp_path, count: int):
 
 
 def test_png_files_are_written_as_each_face_is_encoded(make_game, tmp_path, monkeypatch):
-    """An export holds one face's image at a time: each face's PNGs are on disk before the next face is drawn."""
+    """An export holds a few faces at a time: each face's PNGs are on disk soon after it is drawn, not at the end."""
     from generator.formats import exports
+    from generator.rendering.raster import ENCODING
 
     folder = art_game(make_game, tmp_path, 5)
     written = []
@@ -265,7 +266,8 @@ def test_png_files_are_written_as_each_face_is_encoded(make_game, tmp_path, monk
     monkeypatch.setattr(exports, "rasterise_faces", watched)
     run_export(folder, None, (), 3.0, tmp_path / "out", "png",
                lambda g, d, laid, target: export_png(g, d, laid, target, 150, 3.0))
-    assert written == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]  # each face yielded once the faces before it are written
+    # when a face is drawn, the faces before it are written but for those still being encoded (raster.ENCODING)
+    assert len(written) == 10 and all(index - count <= ENCODING for index, count in enumerate(written))
     monkeypatch.setattr(exports, "rasterise_faces", rasterise)
     png(folder, tmp_path / "again", dpi=150)
     done, again = (tmp_path / name / "tiny" / "png" / "reds" for name in ("out", "again"))
@@ -294,3 +296,32 @@ def test_pdfium_opens_the_faces_pdf_again_every_few_pages_and_draws_the_same(mak
     assert len(opened) == 5  # 10 faces (5 fronts, 5 backs), two by two
     one, two = (tmp_path / name / "tiny" / "png" / "reds" for name in ("all", "two"))
     assert {p.name: p.read_bytes() for p in one.iterdir()} == {p.name: p.read_bytes() for p in two.iterdir()}
+
+
+def test_images_are_encoded_by_threads_in_their_order_a_few_ahead(monkeypatch):
+    """raster.encoded: each image encoded by a thread while the next is drawn, the results in the images' order, the
+    same bytes, and no more than ENCODING images drawn and not yet taken."""
+    import threading
+
+    from generator.rendering import raster
+
+    monkeypatch.setattr(raster.os, "cpu_count", lambda: 2)
+    images = [Image.effect_noise((40, 30), 10 + index) for index in range(7)]
+    drawn, threads, ahead = [], [], []
+
+    def draw():
+        for index, image in enumerate(images):
+            drawn.append(index)
+            yield index, image
+
+    def encode(image, dpi):
+        threads.append(threading.current_thread().name)
+        return raster.png_bytes(image, dpi)
+
+    made = []
+    for index, data in raster.encoded(draw(), encode, 72):
+        ahead.append(len(drawn) - index - 1)
+        made.append((index, data))
+    assert made == [(index, raster.png_bytes(image, 72)) for index, image in enumerate(images)]
+    assert len(threads) == 7 and all(name.startswith("muster-encode") for name in threads)
+    assert max(ahead) == raster.ENCODING - 1
