@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..core.display import Face, pack
 from ..core.errors import Finding, MusterError
-from ..rendering.raster import png_bytes, rasterise_faces
+from ..rendering.raster import encoded, png_bytes, rasterise_faces
 
 DPI = 110  # a poker card is about 280 x 390 px: sharp on a laptop screen, small enough to send 500 at once
 BOARD_PIXELS = 1600  # the longer side of a board's image at most
@@ -133,9 +133,9 @@ def _rasterised(faces: list[Face], bleed: float, dpi: int) -> list[bytes]:
     """PNGs of `faces` (all of one size) at `dpi`, drawn into one PDF and rasterised by pdfium."""
     face = faces[0]
     pixels = _pixels(face, bleed, dpi)
-    made = dict(rasterise_faces(faces, {index: [pixels] for index in range(len(faces))}, (face.width, face.height),
-                                bleed, bleed, "preview"))
-    return [png_bytes(made[(index, pixels)], dpi) for index in range(len(faces))]
+    drawn = rasterise_faces(faces, {index: [pixels] for index in range(len(faces))}, (face.width, face.height), bleed,
+                            bleed, "preview")
+    return [data for _, data in encoded(drawn, png_bytes, dpi)]  # by face index: in the order of `faces`
 
 
 def _drawn_alone(face: Face, bleed: float, dpi: int) -> bytes | Finding:
