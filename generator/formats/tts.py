@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..core import codes
 from ..core.errors import MusterError
 from ..core.units import MM_PER
-from ..rendering.raster import FaceRaster, check_pixels, png_bytes
+from ..rendering.raster import FaceRaster, check_pixels, encoded, png_bytes
 from .exports import DEFAULT_DPI, DeckExport, card_images, manifest, png_size, write
 
 MM_PER_INCH = MM_PER["in"]
@@ -83,8 +83,8 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
     with FaceRaster(laid.faces, needed, deck.format.face_size, 0.0, TTS_LAYOUT_BLEED, f"{game.title}: {deck.name}",
                     staging.folder) as raster:
 
-        def sheet(indices: list[int]) -> bytes:
-            """The sheet's PNG; each distinct face rasterised once and pasted into its slots, so that one face's
+        def sheet(indices: list[int]):
+            """The sheet's image; each distinct face rasterised once and pasted into its slots, so that one face's
             pixels and the sheet's are all it holds, however many cards the deck has."""
             canvas = Image.new("RGB", grid.size, "white")
             slots: dict[int, list[int]] = {}
@@ -95,20 +95,25 @@ def export_tts(game, deck, laid, staging, dpi: int) -> DeckExport:
                 image = raster.image(index, grid.card)
                 for slot in places:
                     canvas.paste(image, ((slot % grid.columns) * grid.card[0], (slot // grid.columns) * grid.card[1]))
-            return png_bytes(canvas, real_dpi)
+            return canvas
 
-        for number, chunk in enumerate(chunks, 1):
-            face_name = f"{deck.id}-faces-{number}.png"
-            write(staging, face_name, sheet([laid.fronts[i] for i in chunk]), files)
-            if unique:
-                back_name = f"{deck.id}-backs-{number}.png"
-                write(staging, back_name, sheet([backs[i] for i in chunk]), files)
-            else:
-                back_name = f"{deck.id}-back.png"
-            sheets.append({"face": face_name, "back": back_name, "columns": grid.columns, "rows": grid.rows,
-                           "cards": len(chunk), "card_pixels": list(grid.card), "sheet_pixels": list(grid.size)})
-        if not unique:
-            write(staging, f"{deck.id}-back.png", png_bytes(raster.image(hidden, grid.card), real_dpi), files)
+        def drawn():
+            """(file name, image) of each sheet in turn, and of the back they share when they share one."""
+            for number, chunk in enumerate(chunks, 1):
+                face_name = f"{deck.id}-faces-{number}.png"
+                yield face_name, sheet([laid.fronts[i] for i in chunk])
+                if unique:
+                    back_name = f"{deck.id}-backs-{number}.png"
+                    yield back_name, sheet([backs[i] for i in chunk])
+                else:
+                    back_name = f"{deck.id}-back.png"
+                sheets.append({"face": face_name, "back": back_name, "columns": grid.columns, "rows": grid.rows,
+                               "cards": len(chunk), "card_pixels": list(grid.card), "sheet_pixels": list(grid.size)})
+            if not unique:
+                yield f"{deck.id}-back.png", raster.image(hidden, grid.card)
+
+        for name, data in encoded(drawn(), png_bytes, real_dpi):  # a sheet encoded while the next is drawn
+            write(staging, name, data, files)
     text = tts_text(game, deck, sheets, unique)
     write(staging, f"{deck.id}-tts.txt", text.encode("utf-8"), files)
     settings = {"dpi": dpi, "card_dpi": real_dpi, "unique_backs": unique, "sheets": sheets}
