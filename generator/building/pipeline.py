@@ -98,7 +98,8 @@ def _fork() -> _Child:
         _widen(end)
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child, which never returns from here
-        os.setpgid(0, 0)  # a group of its own, with any process it forks: ended together (_ended)
+        with suppress(OSError):  # a group of its own, with any process it forks: ended together (_ended)
+            os.setpgid(0, 0)
         os.close(read)
         os.close(down_write)
         _child(os.fdopen(write, "wb"), os.fdopen(down_read, "rb"))
