@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.bundle import fonts_dir, layouts_dir, profiles_dir
-from ..core.files import keep, kept, sha256, user_cache
+from ..core.files import keep, kept, sha256
 from ..core.inputs import version_of
 
 
@@ -82,34 +82,23 @@ def inputs_of(game_root: Path, options: dict) -> Inputs:
     if options.get("colour") == "cmyk":  # the output profile is an input of CMYK kits only
         _tree(digest, versions, profiles_dir(), "profiles", known)
     if known != kept:
-        _keep_digests(known)
+        keep("inputs", _digests_entry(), known)  # no cache folder: hashed again next time
     return Inputs(digest.hexdigest(), tuple(versions))
 
 
-def _digests_entry() -> Path:
-    """The entry of this installation's files (named by where they lie) in the user's cache folder."""
-    installation = hashlib.sha256(os.fsencode(fonts_dir().parent)).hexdigest()
-    return user_cache("inputs") / f"{installation}.marshal"
+def _digests_entry() -> str:
+    """The name of this installation's entry (by where its files lie) in the user's cache folder."""
+    return f"{hashlib.sha256(os.fsencode(fonts_dir().parent)).hexdigest()}.marshal"
 
 
 def _kept_digests() -> dict:
     """Muster's own files' digests as an earlier run kept them: {path: (version, digest)}; none when there is no
     entry, or it cannot be read."""
-    try:
-        digests = kept(_digests_entry())
-    except (OSError, RuntimeError):  # no cache folder
-        return {}
+    digests = kept("inputs", _digests_entry())
     if not isinstance(digests, dict):
         return {}
     return {path: entry for path, entry in digests.items()
             if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], bytes)}
-
-
-def _keep_digests(known: dict) -> None:
-    try:
-        keep(_digests_entry(), known)
-    except (OSError, RuntimeError):  # no cache folder: hashed again next time
-        pass
 
 
 def is_fresh(folder: Path, key: str) -> bool:

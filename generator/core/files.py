@@ -96,28 +96,28 @@ def user_cache(kind: str) -> Path:
     return folder
 
 
-def kept(entry: Path):
-    """The value an earlier run kept at `entry` in Muster's cache folder (keep); None when there is none or it cannot
-    be read. Entries are marshal data: no code runs as they are read."""
+def kept(kind: str, name: str):
+    """The value an earlier run kept as `name` in Muster's cache folder of `kind` (keep); None when there is none, it
+    cannot be read, or there is no cache folder. Entries are marshal data: no code runs as they are read."""
     import marshal
 
     try:
-        return marshal.loads(entry.read_bytes())
+        return marshal.loads((user_cache(kind) / name).read_bytes())
     except (OSError, RuntimeError, EOFError, ValueError, TypeError):
         return None
 
 
-def keep(entry: Path, value) -> None:
-    """Keeps `value` at `entry` in Muster's cache folder for later runs (kept), whole or not at all, whatever another
-    run reads meanwhile. Nothing is written when Python is asked to write no bytecode, as for compiled templates;
-    a folder or disk that refuses is no error: the value is made again next time."""
+def keep(kind: str, name: str, value) -> None:
+    """Keeps `value` as `name` in Muster's cache folder of `kind` for later runs (kept), whole or not at all, whatever
+    another run reads meanwhile. Nothing is written when Python is asked to write no bytecode, as for compiled
+    templates; no cache folder, or one that refuses, is no error: the value is made again next time."""
     import marshal
     import sys
 
     if sys.dont_write_bytecode:
         return
     try:
-        with atomic_write(entry) as temporary:
+        with atomic_write(user_cache(kind) / name) as temporary:
             temporary.write_bytes(marshal.dumps(value))
     except (OSError, RuntimeError, ValueError, MusterError):
         pass

@@ -14,15 +14,17 @@ compiled templates (sandbox.py), nothing is written when Python is asked to writ
 from __future__ import annotations
 
 import sys
+from contextlib import suppress
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from .files import keep, kept, user_cache
+from .files import keep, kept
 
 FORMAT = 1  # what an entry holds: a change to it files entries anew
 
 
-def _entry(name: str, path: Path, face: int | str) -> Path:
+def _entry(name: str, path: Path, face: int | str) -> str:
+    """The name of the entry of font `name`, face `face` of the file at `path`, as this reportlab and Python read it."""
     import hashlib
 
     from reportlab import Version
@@ -31,16 +33,19 @@ def _entry(name: str, path: Path, face: int | str) -> Path:
     status = path.stat()
     key = (f"{FORMAT}\0{path}\0{status.st_size}\0{status.st_mtime_ns}\0{name}\0{face}\0{Version}\0"
            f"{bool(uharfbuzz)}\0{sys.version}")
-    return user_cache("fonts") / f"{hashlib.sha256(key.encode()).hexdigest()}.marshal"
+    return f"{hashlib.sha256(key.encode()).hexdigest()}.marshal"
 
 
 def load(name: str, path: Path, face: int | str):
     """The reportlab font `name` of the bundled font file at `path` (its face `face`), as it was read before; None
     when it has not been kept, or its entry cannot be read."""
     try:
-        font_state, face_state, names = kept(_entry(name, path, face))  # None, or not three: nothing kept
-    except (OSError, RuntimeError, ValueError, TypeError):  # no cache folder
+        entry = kept("fonts", _entry(name, path, face))
+    except OSError:  # the file cannot be looked at: it is read, and says what is wrong, as any other
         return None
+    if not (isinstance(entry, tuple) and len(entry) == 3 and all(isinstance(part, dict) for part in entry)):
+        return None  # nothing kept, or not as this version keeps it
+    font_state, face_state, names = entry
     from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
     typeface = TTFontFace.__new__(TTFontFace)
@@ -62,7 +67,5 @@ def store(font, path: Path, face: int | str) -> None:
     face_state = {key: value for key, value in vars(font.face).items()
                   if key != "_pdfScale" and not isinstance(value, TTFNameBytes)}
     names = {key: bytes(value) for key, value in vars(font.face).items() if isinstance(value, TTFNameBytes)}
-    try:
-        keep(_entry(font.fontName, path, face), (font_state, face_state, names))
-    except (OSError, RuntimeError):  # no cache folder
-        pass
+    with suppress(OSError):  # the file just read is gone: nothing to file it by
+        keep("fonts", _entry(font.fontName, path, face), (font_state, face_state, names))

@@ -74,7 +74,7 @@ def test_an_edited_file_or_a_damaged_entry_is_read_again(cache, tmp_path):
     os.utime(font_file, ns=(0, 0))
     assert fontcache.load("cache-test", font_file, 0) is None
     fontcache.store(fonts._parse("cache-test", font_file, 0, bundled=False), font_file, 0)
-    entry = fontcache._entry("cache-test", font_file, 0)
+    entry = cache / fontcache._entry("cache-test", font_file, 0)
     entry.write_bytes(entry.read_bytes()[:1000])
     assert fontcache.load("cache-test", font_file, 0) is None
 
