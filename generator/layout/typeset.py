@@ -139,8 +139,9 @@ def words(parts: list[Span]) -> list[Word]:
     if (len(parts) == 1 and parts[0].image is None and parts[0].symbol is None and "\n" not in parts[0].text
             and not linebreak.spaceless(parts[0].text)):
         span = parts[0]  # the common case: one font, one colour, no forced breaks, words between spaces
-        known = _STYLES.get((span.font, span.colour)) or _STYLES.setdefault((span.font, span.colour),
-                                                                            _Words(span.font, span.colour))
+        known = _STYLES.get((span.font, span.colour))
+        if known is None:
+            known = _STYLES[span.font, span.colour] = _Words(span.font, span.colour)
         return [known[chunk] for chunk in span.text.split(" ") if chunk]
     text = "".join([span.text if span.image is None and span.symbol is None else linebreak.OBJECT for span in parts])
     breaks = linebreak.breaks(text)  # offsets where a line may break without a space
